@@ -1,0 +1,133 @@
+package bpx
+
+import "encoding/binary"
+
+// Sizes of the fixed structures of a BPX container (versions 1 and 2).
+const (
+	MainHeaderSize    = 40 // bytes in the main header
+	SectionHeaderSize = 24 // bytes in one section header
+)
+
+// Versions of the container format.
+const (
+	Version1       = 1 // rev 1 (packages with inline object headers)
+	Version2       = 2 // rev 2, the current version, written by default
+	CurrentVersion = Version2
+)
+
+// Signature is the three bytes every BPX file starts with.
+var Signature = [3]byte{'B', 'P', 'X'}
+
+// Well-known BPX type bytes (MainHeader.Type).
+const (
+	TypePackage = 'P'
+	TypeShader  = 'S'
+	TypeTexture = 'T'
+	TypeModel   = 'M'
+	TypeScene   = 'C'
+)
+
+// Section flags (SectionHeader.Flags).
+const (
+	FlagZlib  = 0x01 // stored bytes are a zlib (RFC 1950) stream
+	FlagXZ    = 0x02 // stored bytes are an .xz stream; wins over FlagZlib
+	FlagCRC32 = 0x04 // Checksum is a CRC32 of the uncompressed bytes
+	FlagWeak  = 0x08 // Checksum is the weak sum of the uncompressed bytes; wins over FlagCRC32
+)
+
+// Standard section types shared by every BPX type.
+const (
+	SectionTypeStrings        = 0xFF // NUL-terminated UTF-8 strings
+	SectionTypeStructuredData = 0xFE // BPXSD
+	SectionTypeTable          = 0xFD // experimental table section (post rev 2)
+)
+
+// MainHeader is the 40-byte header at the start of every BPX file.
+type MainHeader struct {
+	Type       uint8    // BPX type, e.g. 'P' for a package
+	Checksum   uint32   // weak checksum of this header and the section table
+	FileSize   uint64   // total file size as written (never trusted on read)
+	SectionNum uint32   // number of section headers
+	Version    uint32   // format version, 1 or 2
+	TypeExt    [16]byte // type-specific extension
+}
+
+// SectionHeader is one 24-byte entry of the section table.
+type SectionHeader struct {
+	Pointer  uint64 // absolute file offset of the stored bytes
+	CSize    uint32 // stored (possibly compressed) size
+	USize    uint32 // uncompressed size
+	Checksum uint32 // checksum of the uncompressed bytes, 0 if unchecked
+	Type     uint8  // section type
+	Flags    uint8  // FlagZlib, FlagXZ, FlagCRC32, FlagWeak
+}
+
+// Compressed reports whether the section is stored compressed (xz or zlib).
+func (h *SectionHeader) Compressed() bool { return h.Flags&(FlagXZ|FlagZlib) != 0 }
+
+// StoredSize is the number of bytes the section occupies in the file: CSize
+// when compressed, USize when raw (the reference reads USize bytes of a raw
+// section and ignores CSize).
+func (h *SectionHeader) StoredSize() uint32 {
+	if h.Compressed() {
+		return h.CSize
+	}
+	return h.USize
+}
+
+// Marshal encodes the main header into its 40-byte form.
+func (h *MainHeader) Marshal() [MainHeaderSize]byte {
+	var b [MainHeaderSize]byte
+	copy(b[0:3], Signature[:])
+	b[3] = h.Type
+	binary.LittleEndian.PutUint32(b[4:], h.Checksum)
+	binary.LittleEndian.PutUint64(b[8:], h.FileSize)
+	binary.LittleEndian.PutUint32(b[16:], h.SectionNum)
+	binary.LittleEndian.PutUint32(b[20:], h.Version)
+	copy(b[24:], h.TypeExt[:])
+	return b
+}
+
+// unmarshalMainHeader decodes b (40 bytes). The signature is not checked.
+func unmarshalMainHeader(b []byte) MainHeader {
+	var h MainHeader
+	h.Type = b[3]
+	h.Checksum = binary.LittleEndian.Uint32(b[4:])
+	h.FileSize = binary.LittleEndian.Uint64(b[8:])
+	h.SectionNum = binary.LittleEndian.Uint32(b[16:])
+	h.Version = binary.LittleEndian.Uint32(b[20:])
+	copy(h.TypeExt[:], b[24:40])
+	return h
+}
+
+// Marshal encodes the section header into its 24-byte form (Reserved = 0).
+func (h *SectionHeader) Marshal() [SectionHeaderSize]byte {
+	var b [SectionHeaderSize]byte
+	binary.LittleEndian.PutUint64(b[0:], h.Pointer)
+	binary.LittleEndian.PutUint32(b[8:], h.CSize)
+	binary.LittleEndian.PutUint32(b[12:], h.USize)
+	binary.LittleEndian.PutUint32(b[16:], h.Checksum)
+	b[20] = h.Type
+	b[21] = h.Flags
+	return b
+}
+
+func unmarshalSectionHeader(b []byte) SectionHeader {
+	return SectionHeader{
+		Pointer:  binary.LittleEndian.Uint64(b[0:]),
+		CSize:    binary.LittleEndian.Uint32(b[8:]),
+		USize:    binary.LittleEndian.Uint32(b[12:]),
+		Checksum: binary.LittleEndian.Uint32(b[16:]),
+		Type:     b[20],
+		Flags:    b[21],
+	}
+}
+
+// headerChecksum computes the weak header checksum: the main header with its
+// Checksum field taken as zero, plus every byte of the raw section table
+// (including the Reserved bytes as stored).
+func headerChecksum(main []byte, table []byte) uint32 {
+	sum := WeakChecksum(0, main[0:4])
+	sum = WeakChecksum(sum, main[8:MainHeaderSize])
+	return WeakChecksum(sum, table)
+}
