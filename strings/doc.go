@@ -1,0 +1,28 @@
+// Package strings reads and writes BPX string sections (section type 0xFF,
+// spec rev 2 §10.1).
+//
+// A string section is a run of NUL-terminated UTF-8 strings placed back to
+// back. Other structures refer to a string by its byte offset in the
+// uncompressed section (a "string pointer"). [Table] resolves such offsets;
+// [Builder] appends strings and hands out their offsets, storing each
+// distinct string once (the reference writer stores duplicates; readers do
+// not care).
+//
+// Callers usually import this package under another name, for example
+//
+//	import bpxstrings "github.com/gobpx/bpx/strings"
+//
+// # Security
+//
+// A [Table] treats its section as hostile input. [Table.Get] never panics:
+// an offset at or past the end of the section, a string with no NUL before
+// the end of the section, and bytes that are not valid UTF-8 are reported as
+// a [*Error] naming the offset, matching [ErrOutOfRange], [ErrUnterminated]
+// or [ErrInvalidUTF8] and bpx.ErrFormat with errors.Is. A lookup costs time
+// proportional to the length of the string found, not to the size of the
+// section, and allocates only the returned string. A Table keeps a
+// reference to the section bytes and never copies them.
+//
+// [Builder.Add] refuses strings that cannot be stored faithfully (a NUL
+// byte or invalid UTF-8) and a section that would grow past [MaxSize].
+package strings

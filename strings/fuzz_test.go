@@ -1,0 +1,44 @@
+package strings
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzTable checks that Get never panics, that every string it returns is
+// valid UTF-8 and sits NUL-terminated at the offset, and that every failure
+// is one of the documented errors.
+func FuzzTable(f *testing.F) {
+	f.Add(refSection, uint32(0))
+	f.Add(refSection, uint32(21))
+	f.Add([]byte("a\x00bcd"), uint32(2))
+	f.Add([]byte("ab\xffc\x00"), uint32(0))
+	f.Add([]byte{}, uint32(0))
+	f.Fuzz(func(t *testing.T, data []byte, off uint32) {
+		s, err := NewTable(data).Get(off)
+		if err != nil {
+			if !errors.Is(err, ErrOutOfRange) && !errors.Is(err, ErrUnterminated) && !errors.Is(err, ErrInvalidUTF8) {
+				t.Fatalf("undocumented error %v", err)
+			}
+			return
+		}
+		if !utf8.ValidString(s) {
+			t.Fatalf("Get returned invalid UTF-8 %q", s)
+		}
+		end := int(off) + len(s)
+		if end >= len(data) || data[end] != 0 || !bytes.Equal(data[off:end], []byte(s)) {
+			t.Fatalf("Get(%d) = %q does not match the section", off, s)
+		}
+		// Whatever reads back must also build back.
+		var b Builder
+		o, err := b.Add(s)
+		if err != nil {
+			t.Fatalf("Add(%q) of a string Get returned: %v", s, err)
+		}
+		if got, err := NewTable(b.Bytes()).Get(o); err != nil || got != s {
+			t.Fatalf("round trip of %q gave %q, %v", s, got, err)
+		}
+	})
+}
