@@ -48,6 +48,15 @@ func New(dir string, limit int64) *Buffer { return &Buffer{dir: dir, limit: limi
 // Size returns the number of bytes written.
 func (b *Buffer) Size() int64 { return b.size }
 
+// Footprint returns the bytes of memory the Buffer holds.
+func (b *Buffer) Footprint() int64 {
+	var n int64
+	for _, c := range b.chunks {
+		n += int64(cap(c))
+	}
+	return n
+}
+
 // InMemory reports whether the data is held in memory (rather than in a
 // file). An empty Buffer is in memory.
 func (b *Buffer) InMemory() bool { return b.name == "" && b.shared == nil }
@@ -127,8 +136,17 @@ func (b *Buffer) spill() error {
 
 // Finish ends writing. A file-backed Buffer closes its file descriptor (the
 // data stays on disk until Remove), so finished buffers hold no descriptors.
+// An in-memory Buffer trims the unused tail of its last chunk.
 func (b *Buffer) Finish() error {
 	if b.f == nil {
+		if last := len(b.chunks) - 1; last >= 0 && cap(b.chunks[last])-len(b.chunks[last]) > 4<<10 {
+			c := b.chunks[last]
+			b.chunks[last] = append([]byte(nil), c...)
+			if cap(c) == ChunkSize {
+				c = c[:0]
+				chunkPool.Put(&c)
+			}
+		}
 		return nil
 	}
 	err := b.f.Close()

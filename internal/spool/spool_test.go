@@ -171,3 +171,22 @@ func TestMoveToShared(t *testing.T) {
 		t.Fatalf("files left: %v", left)
 	}
 }
+
+func TestFinishTrimsMemory(t *testing.T) {
+	b := New("", -1)
+	defer b.Remove()
+	writeInPieces(t, b, payload(ChunkSize+10, 3))
+	if fp := b.Footprint(); fp < 2*ChunkSize {
+		t.Fatalf("footprint %d before Finish, want two full chunks", fp)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if fp := b.Footprint(); fp < ChunkSize+10 || fp > ChunkSize+64 { // allocator size classes round up a little
+		t.Fatalf("footprint %d after Finish, want about %d", fp, ChunkSize+10)
+	}
+	var got bytes.Buffer
+	if _, err := b.WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), payload(ChunkSize+10, 3)) {
+		t.Fatalf("data changed by Finish: %v", err)
+	}
+}

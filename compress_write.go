@@ -1,0 +1,108 @@
+package bpx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/gobpx/bpx/internal/spool"
+	"github.com/klauspost/compress/zlib"
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// zlibWriters pools zlib compressors; Reset makes a used one as good as new
+// without reallocating its tables.
+var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+
+// errNoGain stops a compressor once its output is as large as its input:
+// the section will be stored raw.
+var errNoGain = errors.New("bpx: compression does not shrink the section")
+
+// capWriter forwards to w until more than limit bytes were written in
+// total, then fails with errNoGain.
+type capWriter struct {
+	w     io.Writer
+	n     int64
+	limit int64
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	if c.n+int64(len(p)) > c.limit {
+		return 0, errNoGain
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// xzDictSize returns the dictionary an xz section of usize bytes declares:
+// o.XZDictSize if set, else usize clamped to [4 KiB, DefaultXZDictSize].
+func xzDictSize(o *SectionOptions, usize int64) int {
+	if o.XZDictSize != 0 {
+		return o.XZDictSize
+	}
+	return int(min(max(usize, minXZDictSize), DefaultXZDictSize))
+}
+
+// compressBody compresses the finished body in (usize bytes) into out as
+// o.Compression asks. It returns the compression flag to store, or 0 with
+// out left for the caller to discard when the section is to be stored raw:
+// no compression asked, usize at most o.Threshold, or no gain.
+func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, error) {
+	usize := in.Size()
+	if o.Compression == CompressNone || usize == 0 || usize <= int64(o.Threshold) {
+		return 0, nil
+	}
+	// The stream must end up strictly smaller than the data to be kept.
+	cw := &capWriter{w: out, limit: usize - 1}
+	var err error
+	var flag uint8
+	switch o.Compression {
+	case CompressZlib:
+		flag = FlagZlib
+		err = zlibCompress(in, cw)
+	case CompressXZ:
+		flag = FlagXZ
+		err = xzCompress(in, cw, xzDictSize(o, usize))
+	}
+	if errors.Is(err, errNoGain) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("bpx: %v compression: %w", o.Compression, err)
+	}
+	return flag, nil
+}
+
+func zlibCompress(in *spool.Buffer, w io.Writer) error {
+	zw := zlibWriters.Get().(*zlib.Writer)
+	zw.Reset(w)
+	_, err := in.WriteTo(zw)
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	zw.Reset(nil) // drop the reference to w before pooling
+	zlibWriters.Put(zw)
+	return err
+}
+
+// xzCompress writes a single-block .xz stream with check NONE. The
+// ulikunitz encoder has no Reset, so it is not pooled; its allocation is
+// proportional to the dictionary, which is bounded by the section size.
+func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
+	cfg := xz.WriterConfig{
+		DictCap:    dict,
+		NoCheckSum: true,
+		Matcher:    lzma.HashTable4,
+	}
+	xw, err := cfg.NewWriter(w)
+	if err != nil {
+		return err
+	}
+	if _, err := in.WriteTo(xw); err != nil {
+		return err
+	}
+	return xw.Close()
+}

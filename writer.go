@@ -1,0 +1,378 @@
+package bpx
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/gobpx/bpx/internal/spool"
+)
+
+// A Writer writes a BPX container.
+//
+// Sections are added in order with CreateSection (or CopySection); Close
+// then writes the main header, the section table and the section bodies,
+// laid out like the reference SDK: the data starts right after the table,
+// sections follow in table order without gaps, each Pointer is the running
+// offset, an empty section has CSize = USize = 0, and FileSize is
+// 40 + 24·n + ΣCSize. The header checksum is computed last.
+//
+// Because the table precedes the data, every body waits for Close: up to
+// WithSpoolThreshold bytes of a body stay in memory and the rest goes to a
+// temporary file, so memory use does not depend on the section sizes.
+// Finished sections are compressed in the background, up to
+// WithConcurrency at a time, while the caller writes the next one. The
+// output depends only on the data and the options, never on scheduling.
+//
+// A Writer is not safe for concurrent use. Always call Close: it also
+// removes the temporary files, whether it succeeds or not.
+type Writer struct {
+	dst     io.Writer
+	cfg     writerConfig
+	entries []*wentry
+	cur     *sectionWriter
+	closed  bool
+
+	slots  chan struct{} // one token per running compression
+	wg     sync.WaitGroup
+	shared *spool.Shared // overflow file for finished in-memory bodies
+
+	mu      sync.Mutex // guards err and memUsed
+	err     error      // first failure; makes the Writer unusable
+	memUsed int64      // memory held by finished bodies
+}
+
+// wentry is one section of the container being written.
+type wentry struct {
+	index int               // 0-based position in the table
+	hdr   SectionHeader     // Pointer is set by Close
+	body  *spool.Buffer     // stored bytes, nil when empty or copied
+	src   *io.SectionReader // stored bytes of a copied section
+}
+
+// storedSize is the number of bytes the section occupies in the output.
+func (e *wentry) storedSize() int64 {
+	switch {
+	case e.src != nil:
+		return e.src.Size()
+	case e.body != nil:
+		return e.body.Size()
+	}
+	return 0
+}
+
+// NewWriter returns a Writer that writes a container to w when Close is
+// called. Options set the main header fields and the writer's resources.
+func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
+	cfg := newWriterConfig(opts)
+	return &Writer{
+		dst:    w,
+		cfg:    cfg,
+		slots:  make(chan struct{}, cfg.concurrency),
+		shared: spool.NewShared(cfg.tempDir),
+	}
+}
+
+// SetType sets the main header's Type byte. It may be called until Close.
+func (w *Writer) SetType(t uint8) { w.cfg.typ = t }
+
+// SetTypeExt sets the main header's TypeExt. It may be called until Close.
+func (w *Writer) SetTypeExt(ext [16]byte) { w.cfg.typeExt = ext }
+
+// SectionCount returns the number of sections created so far.
+func (w *Writer) SectionCount() int { return len(w.entries) }
+
+var errWriterClosed = errors.New("bpx: writer is closed")
+
+// CreateSection adds a section of type typ, stored as o asks, and returns
+// the writer for its content, like zip.Writer.Create: the section ends when
+// the next one is created (or copied) or at Close, and the returned writer
+// must not be used after that. Sections get 0-based indexes in creation
+// order.
+//
+// Writing more than 4 GiB - 1 bytes to a section fails with ErrTooLarge,
+// as does creating more than 2^32 - 1 sections.
+func (w *Writer) CreateSection(typ uint8, o SectionOptions) (io.Writer, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	e, err := w.newEntry(typ)
+	if err != nil {
+		return nil, err
+	}
+	e.hdr.Flags = o.checkFlag()
+	w.cur = &sectionWriter{
+		w:   w,
+		e:   e,
+		o:   o,
+		buf: spool.New(w.cfg.tempDir, w.cfg.spoolThreshold),
+	}
+	return w.cur, nil
+}
+
+// newEntry ends the current section and appends a new entry.
+func (w *Writer) newEntry(typ uint8) (*wentry, error) {
+	if w.closed {
+		return nil, errWriterClosed
+	}
+	w.endSection()
+	if err := w.failure(); err != nil {
+		return nil, err
+	}
+	if len(w.entries) >= math.MaxUint32 {
+		return nil, fmt.Errorf("%w: more than %d sections", ErrTooLarge, uint32(math.MaxUint32))
+	}
+	e := &wentry{index: len(w.entries), hdr: SectionHeader{Type: typ}}
+	w.entries = append(w.entries, e)
+	return e, nil
+}
+
+// failure returns the first error the Writer met, if any.
+func (w *Writer) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// fail records err unless an earlier error is recorded.
+func (w *Writer) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
+}
+
+// endSection finishes the section being written, if any, and starts its
+// compression. Failures are recorded with fail.
+func (w *Writer) endSection() {
+	s := w.cur
+	if s == nil {
+		return
+	}
+	w.cur = nil
+	s.ended = true
+	if s.err != nil {
+		s.buf.Remove()
+		w.fail(s.err)
+		return
+	}
+	e, o := s.e, &s.o
+	e.hdr.USize = uint32(s.n)
+	if o.Checksum != ChecksumNone {
+		e.hdr.Checksum = s.sum
+	}
+	if err := s.buf.Finish(); err != nil {
+		s.buf.Remove()
+		w.fail(err)
+		return
+	}
+	if s.n == 0 {
+		s.buf.Remove()
+		return
+	}
+	if o.Compression == CompressNone || s.n <= int64(o.Threshold) {
+		w.keep(e, s.buf, 0)
+		return
+	}
+	w.slots <- struct{}{} // wait for a free worker
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		defer func() { <-w.slots }()
+		w.compress(e, s.buf, o)
+	}()
+}
+
+// compress runs in a worker: it compresses in and keeps whichever of the
+// stream and the raw bytes is to be stored.
+func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
+	if w.failure() != nil { // no point: Close will fail anyway
+		in.Remove()
+		return
+	}
+	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
+	flag, err := compressBody(in, out, o)
+	if err == nil && flag != 0 {
+		err = out.Finish()
+	}
+	if err != nil {
+		out.Remove()
+		in.Remove()
+		w.fail(fmt.Errorf("bpx: section %d: %w", e.index, err))
+		return
+	}
+	if flag == 0 {
+		out.Remove()
+		w.keep(e, in, 0)
+		return
+	}
+	in.Remove()
+	w.keep(e, out, flag)
+}
+
+// keep stores body as e's data, with compression flag flag, and keeps the
+// memory held by finished bodies under the limit by moving bodies that do
+// not fit into the shared temporary file.
+func (w *Writer) keep(e *wentry, body *spool.Buffer, flag uint8) {
+	e.body = body
+	e.hdr.Flags |= flag
+	e.hdr.CSize = uint32(body.Size())
+	if !body.InMemory() {
+		return
+	}
+	fp := body.Footprint()
+	w.mu.Lock()
+	fits := w.memUsed+fp <= w.cfg.memoryLimit
+	if fits {
+		w.memUsed += fp
+	}
+	w.mu.Unlock()
+	if !fits {
+		if err := body.MoveTo(w.shared); err != nil {
+			w.fail(err)
+		}
+	}
+}
+
+// Close finishes the last section, waits for the compressions, and writes
+// the container to the underlying writer, which it does not close. It
+// removes every temporary file, on success and on failure.
+func (w *Writer) Close() error {
+	if w.closed {
+		return errWriterClosed
+	}
+	w.closed = true
+	w.endSection()
+	w.wg.Wait()
+	err := w.failure()
+	if err == nil {
+		err = w.writeOut()
+	}
+	if cerr := w.cleanup(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// cleanup releases every body and removes the temporary files.
+func (w *Writer) cleanup() error {
+	var err error
+	for _, e := range w.entries {
+		if e.body != nil {
+			if rerr := e.body.Remove(); err == nil {
+				err = rerr
+			}
+			e.body = nil
+		}
+		e.src = nil
+	}
+	if rerr := w.shared.Remove(); err == nil {
+		err = rerr
+	}
+	w.memUsed = 0
+	return err
+}
+
+// writeOut lays out and writes the whole container.
+func (w *Writer) writeOut() error {
+	n := len(w.entries)
+	table := make([]byte, SectionHeaderSize*n)
+	off := uint64(MainHeaderSize) + uint64(SectionHeaderSize)*uint64(n)
+	for i, e := range w.entries {
+		e.hdr.Pointer = off
+		b := e.hdr.Marshal()
+		copy(table[i*SectionHeaderSize:], b[:])
+		off += uint64(e.storedSize())
+	}
+	h := MainHeader{
+		Type:       w.cfg.typ,
+		FileSize:   off,
+		SectionNum: uint32(n),
+		Version:    w.cfg.version,
+		TypeExt:    w.cfg.typeExt,
+	}
+	hb := h.Marshal()
+	h.Checksum = headerChecksum(hb[:], table)
+	hb = h.Marshal()
+
+	bw := bufio.NewWriterSize(w.dst, 64<<10)
+	if _, err := bw.Write(hb[:]); err != nil {
+		return err
+	}
+	if _, err := bw.Write(table); err != nil {
+		return err
+	}
+	for i, e := range w.entries {
+		if err := w.writeBody(bw, e); err != nil {
+			return fmt.Errorf("bpx: writing section %d: %w", i, err)
+		}
+	}
+	return bw.Flush()
+}
+
+func (w *Writer) writeBody(bw *bufio.Writer, e *wentry) error {
+	switch {
+	case e.src != nil:
+		want := e.src.Size()
+		n, err := io.Copy(bw, io.NewSectionReader(e.src, 0, want))
+		if err == nil && n != want {
+			err = fmt.Errorf("%w: source section holds %d of its %d stored bytes", io.ErrUnexpectedEOF, n, want)
+		}
+		return err
+	case e.body != nil:
+		_, err := e.body.WriteTo(bw)
+		return err
+	}
+	return nil
+}
+
+// sectionWriter is the io.Writer CreateSection returns.
+type sectionWriter struct {
+	w     *Writer
+	e     *wentry
+	o     SectionOptions
+	buf   *spool.Buffer
+	n     int64  // bytes written
+	sum   uint32 // running checksum of the uncompressed bytes
+	err   error  // sticky
+	ended bool
+}
+
+var errSectionEnded = errors.New("bpx: write to a section that has ended")
+
+// Write appends p to the section's uncompressed content.
+func (s *sectionWriter) Write(p []byte) (int, error) {
+	if s.ended {
+		return 0, errSectionEnded
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.n+int64(len(p)) > math.MaxUint32 {
+		s.err = fmt.Errorf("%w: section %d is larger than 4 GiB - 1 bytes", ErrTooLarge, s.e.index)
+		return 0, s.err
+	}
+	if err := s.w.failure(); err != nil {
+		s.err = err
+		return 0, err
+	}
+	switch s.o.Checksum {
+	case ChecksumWeak:
+		s.sum = WeakChecksum(s.sum, p)
+	case ChecksumCRC32:
+		s.sum = UpdateReferenceCRC32(s.sum, p)
+	case ChecksumStandardCRC32:
+		s.sum = crc32.Update(s.sum, crc32.IEEETable, p)
+	}
+	n, err := s.buf.Write(p)
+	s.n += int64(n)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}

@@ -1,0 +1,193 @@
+package bpx
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Compression selects how CreateSection stores a section.
+type Compression uint8
+
+const (
+	// CompressNone stores the section as written.
+	CompressNone Compression = iota
+	// CompressZlib stores an RFC 1950 zlib stream (flag 0x01, default
+	// level). The reference SDK can neither read nor write zlib sections:
+	// use CompressXZ or CompressNone where it must read the file.
+	CompressZlib
+	// CompressXZ stores a complete .xz stream (flag 0x02): LZMA2 with a
+	// dictionary no larger than the section (at most 256 KiB by default,
+	// like the reference), HashTable4 match finder, integrity check NONE.
+	CompressXZ
+)
+
+func (c Compression) String() string {
+	switch c {
+	case CompressNone:
+		return "none"
+	case CompressZlib:
+		return "zlib"
+	case CompressXZ:
+		return "xz"
+	}
+	return fmt.Sprintf("Compression(%d)", uint8(c))
+}
+
+// Checksum selects the checksum CreateSection stores for a section. Every
+// checksum is computed over the uncompressed bytes.
+type Checksum uint8
+
+const (
+	// ChecksumNone stores no checksum (Checksum field 0, no check flag).
+	ChecksumNone Checksum = iota
+	// ChecksumWeak stores the sum of all bytes mod 2^32 (flag 0x08).
+	ChecksumWeak
+	// ChecksumCRC32 stores the reference SDK's CRC32 variant (flag 0x04;
+	// see ReferenceCRC32), the one the reference verifies.
+	ChecksumCRC32
+	// ChecksumStandardCRC32 stores the standard IEEE CRC-32 under the same
+	// flag 0x04. This package accepts it, the reference SDK rejects it.
+	ChecksumStandardCRC32
+)
+
+func (c Checksum) String() string {
+	switch c {
+	case ChecksumNone:
+		return "none"
+	case ChecksumWeak:
+		return "weak"
+	case ChecksumCRC32:
+		return "crc32"
+	case ChecksumStandardCRC32:
+		return "crc32-ieee"
+	}
+	return fmt.Sprintf("Checksum(%d)", uint8(c))
+}
+
+// DefaultThreshold is the reference SDK's compression threshold: it stores
+// a section raw unless it is larger than this many bytes.
+const DefaultThreshold = 65536
+
+// Limits of the xz dictionary the writer declares.
+const (
+	// DefaultXZDictSize is the largest dictionary the writer chooses on
+	// its own: 256 KiB, like the reference SDK's preset.
+	DefaultXZDictSize = 256 << 10
+	// minXZDictSize is the smallest LZMA2 dictionary (4 KiB).
+	minXZDictSize = 4 << 10
+	// maxXZDictSize bounds XZDictSize: 1.5 GiB, the largest dictionary
+	// the xz tools accept.
+	maxXZDictSize = 1536 << 20
+)
+
+// SectionOptions choose how CreateSection stores a section. The zero value
+// stores it raw without a checksum.
+type SectionOptions struct {
+	// Compression is the method tried for the section.
+	Compression Compression
+	// Checksum is the checksum stored for the section.
+	Checksum Checksum
+	// Threshold stores the section raw when its uncompressed size is at
+	// most Threshold bytes (the reference uses DefaultThreshold). 0 means
+	// always try the compression. Whatever the threshold, a compressed
+	// stream that is not smaller than the data is dropped and the section
+	// is stored raw (the reference keeps it; both read the same).
+	Threshold int
+	// XZDictSize overrides the LZMA2 dictionary size of an xz section.
+	// 0 chooses the section size, clamped to [4 KiB, DefaultXZDictSize]:
+	// a larger dictionary would only cost the reader memory.
+	XZDictSize int
+}
+
+func (o *SectionOptions) validate() error {
+	if o.Compression > CompressXZ {
+		return fmt.Errorf("%w: compression %v", ErrUnsupported, o.Compression)
+	}
+	if o.Checksum > ChecksumStandardCRC32 {
+		return fmt.Errorf("%w: checksum %v", ErrUnsupported, o.Checksum)
+	}
+	if o.XZDictSize != 0 && (o.XZDictSize < minXZDictSize || o.XZDictSize > maxXZDictSize) {
+		return fmt.Errorf("%w: xz dictionary size %d outside [%d, %d]", ErrUnsupported, o.XZDictSize, minXZDictSize, maxXZDictSize)
+	}
+	return nil
+}
+
+// checkFlag returns the check flag stored for o.Checksum.
+func (o *SectionOptions) checkFlag() uint8 {
+	switch o.Checksum {
+	case ChecksumWeak:
+		return FlagWeak
+	case ChecksumCRC32, ChecksumStandardCRC32:
+		return FlagCRC32
+	}
+	return 0
+}
+
+// Defaults of the writer's memory use; see WithSpoolThreshold and
+// WithMemoryLimit.
+const (
+	DefaultSpoolThreshold = 8 << 20
+	DefaultMemoryLimit    = 64 << 20
+)
+
+// WriterOption configures NewWriter (and Rewrite).
+type WriterOption func(*writerConfig)
+
+type writerConfig struct {
+	typ            uint8
+	typeExt        [16]byte
+	version        uint32
+	spoolThreshold int64
+	memoryLimit    int64
+	tempDir        string
+	concurrency    int
+}
+
+func newWriterConfig(opts []WriterOption) writerConfig {
+	c := writerConfig{
+		version:        CurrentVersion,
+		spoolThreshold: DefaultSpoolThreshold,
+		memoryLimit:    DefaultMemoryLimit,
+		concurrency:    runtime.GOMAXPROCS(0),
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	c.concurrency = max(c.concurrency, 1)
+	c.spoolThreshold = max(c.spoolThreshold, 0)
+	c.memoryLimit = max(c.memoryLimit, 0)
+	return c
+}
+
+// WithType sets the main header's Type byte (default 0, like the
+// reference's raw containers). Writer.SetType changes it later.
+func WithType(t uint8) WriterOption { return func(c *writerConfig) { c.typ = t } }
+
+// WithTypeExt sets the main header's TypeExt (default all zero).
+func WithTypeExt(ext [16]byte) WriterOption { return func(c *writerConfig) { c.typeExt = ext } }
+
+// WithVersion sets the main header's Version (default CurrentVersion, 2).
+// The layout written is the same for versions 1 and 2.
+func WithVersion(v uint32) WriterOption { return func(c *writerConfig) { c.version = v } }
+
+// WithSpoolThreshold sets how many bytes of one section body (as written,
+// and again as compressed) are kept in memory before the body moves to a
+// temporary file (default DefaultSpoolThreshold). 0 spools every
+// non-empty body to disk.
+func WithSpoolThreshold(n int64) WriterOption {
+	return func(c *writerConfig) { c.spoolThreshold = n }
+}
+
+// WithMemoryLimit sets how many bytes of finished in-memory section bodies
+// wait in memory for Close (default DefaultMemoryLimit); bodies beyond it
+// are appended to one temporary file.
+func WithMemoryLimit(n int64) WriterOption { return func(c *writerConfig) { c.memoryLimit = n } }
+
+// WithTempDir sets the directory of the temporary files (default
+// os.TempDir()).
+func WithTempDir(dir string) WriterOption { return func(c *writerConfig) { c.tempDir = dir } }
+
+// WithConcurrency sets how many sections are compressed at the same time
+// (default GOMAXPROCS). 1 still compresses a finished section while the
+// caller writes the next one.
+func WithConcurrency(n int) WriterOption { return func(c *writerConfig) { c.concurrency = n } }
