@@ -1,0 +1,270 @@
+package sd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"unicode/utf8"
+)
+
+// DefaultMaxDepth is the nesting depth [Decode] accepts when
+// [DecodeOptions.MaxDepth] is zero. The root object is at depth 1.
+const DefaultMaxDepth = 64
+
+// ReferenceMaxDepth is the max_depth the reference implementation uses for
+// package metadata; see [DecodeOptions.ContainerBudget].
+const ReferenceMaxDepth = 16
+
+// DecodeOptions configures decoding. The zero value is ready to use.
+type DecodeOptions struct {
+	// MaxDepth is the deepest nesting accepted: 1 allows only a flat root
+	// object. Zero means DefaultMaxDepth.
+	MaxDepth int
+
+	// ContainerBudget, when positive, also applies the reference's
+	// max_depth rule: a counter shared by the whole value that every Object
+	// and Array (the root included) decrements, failing when it reaches
+	// zero. A value with n containers is thus accepted when n is less than
+	// ContainerBudget. Use ReferenceMaxDepth to reject exactly what the
+	// reference rejects for package metadata.
+	ContainerBudget int
+
+	// NoDebugNames disables resolving key names from __debug__ arrays.
+	// The __debug__ property itself is kept either way.
+	NoDebugNames bool
+
+	// StrictBool rejects Bool bytes other than 0 and 1 with ErrBool. By
+	// default, like the reference, 1 is true and any other byte is false.
+	StrictBool bool
+}
+
+// Decode decodes the BPXSD object at the start of data with the default
+// options. Bytes after the object are ignored: the reference stores package
+// metadata twice in a row.
+func Decode(data []byte) (*Object, error) {
+	o, _, err := DecodeOptions{}.DecodePrefix(data)
+	return o, err
+}
+
+// Decode decodes the object at the start of data, ignoring what follows.
+func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
+	o, _, err := opts.DecodePrefix(data)
+	return o, err
+}
+
+// DecodePrefix decodes the object at the start of data and also returns
+// the number of bytes it occupies.
+//
+// Errors are *SyntaxError values naming the offset. Memory use is bounded by
+// a small multiple of len(data): every decoded value consumes at least one
+// input byte, and no count is trusted before the bytes are there.
+func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
+	d := decoder{data: data, opts: opts, maxDepth: opts.MaxDepth, budget: opts.ContainerBudget}
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+	o, err := d.object(1)
+	if err != nil {
+		return nil, 0, err
+	}
+	return o, d.pos, nil
+}
+
+type decoder struct {
+	data     []byte
+	pos      int
+	opts     DecodeOptions
+	maxDepth int
+	budget   int
+}
+
+func (d *decoder) fail(off int, err error, detail string) error {
+	return &SyntaxError{Offset: int64(off), Err: err, Detail: detail}
+}
+
+// enter accounts for one more container at depth and checks the limits.
+func (d *decoder) enter(depth int) error {
+	if depth > d.maxDepth {
+		return d.fail(d.pos, ErrDepth, "depth "+strconv.Itoa(depth)+" > "+strconv.Itoa(d.maxDepth))
+	}
+	if d.opts.ContainerBudget > 0 {
+		d.budget--
+		if d.budget <= 0 {
+			return d.fail(d.pos, ErrDepth, "container budget "+strconv.Itoa(d.opts.ContainerBudget)+" used up")
+		}
+	}
+	return nil
+}
+
+// Minimum encoded sizes, used to cap preallocation by the bytes left.
+const (
+	minEntrySize = 9 // hash + type code
+	minElemSize  = 1 // type code
+)
+
+func (d *decoder) object(depth int) (*Object, error) {
+	if err := d.enter(depth); err != nil {
+		return nil, err
+	}
+	if d.pos >= len(d.data) {
+		return nil, d.fail(d.pos, ErrTruncated, "object count")
+	}
+	n := int(d.data[d.pos])
+	d.pos++
+	o := &Object{}
+	if n == 0 {
+		return o, nil
+	}
+	c := min(n, (len(d.data)-d.pos)/minEntrySize)
+	o.keys = make([]uint64, 0, c)
+	o.vals = make([]Value, 0, c)
+	var hasDebug bool
+	for range n {
+		if len(d.data)-d.pos < minEntrySize {
+			return nil, d.fail(d.pos, ErrTruncated, "object entry")
+		}
+		h := binary.LittleEndian.Uint64(d.data[d.pos:])
+		d.pos += 8
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		if i := o.index(h); i >= 0 {
+			o.vals[i] = v // the last duplicate wins, as in the reference
+			continue
+		}
+		o.keys = append(o.keys, h)
+		o.vals = append(o.vals, v)
+		hasDebug = hasDebug || h == debugHash
+	}
+	if hasDebug && !d.opts.NoDebugNames {
+		o.resolveDebugNames()
+	}
+	return o, nil
+}
+
+func (d *decoder) array(depth int) (Value, error) {
+	if err := d.enter(depth); err != nil {
+		return Value{}, err
+	}
+	if d.pos >= len(d.data) {
+		return Value{}, d.fail(d.pos, ErrTruncated, "array count")
+	}
+	n := int(d.data[d.pos])
+	d.pos++
+	a := &Object{}
+	if n > 0 {
+		a.vals = make([]Value, 0, min(n, (len(d.data)-d.pos)/minElemSize))
+	}
+	for range n {
+		v, err := d.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		a.vals = append(a.vals, v)
+	}
+	return Value{kind: KindArray, ref: a}, nil
+}
+
+// value reads a type code and the value that follows; depth is that of the
+// container holding it.
+func (d *decoder) value(depth int) (Value, error) {
+	if d.pos >= len(d.data) {
+		return Value{}, d.fail(d.pos, ErrTruncated, "type code")
+	}
+	k := Kind(d.data[d.pos])
+	d.pos++
+	b := d.data[d.pos:]
+	switch k {
+	case KindNull:
+		return Value{}, nil
+	case KindBool:
+		if len(b) < 1 {
+			break
+		}
+		d.pos++
+		switch {
+		case b[0] == 1:
+			return Value{kind: KindBool, num: 1}, nil
+		case b[0] != 0 && d.opts.StrictBool:
+			return Value{}, d.fail(d.pos-1, ErrBool, "byte "+strconv.Itoa(int(b[0])))
+		}
+		return Value{kind: KindBool}, nil
+	case KindUint8:
+		if len(b) < 1 {
+			break
+		}
+		d.pos++
+		return Value{kind: k, num: uint64(b[0])}, nil
+	case KindInt8:
+		if len(b) < 1 {
+			break
+		}
+		d.pos++
+		return Value{kind: k, num: uint64(int64(int8(b[0])))}, nil
+	case KindUint16:
+		if len(b) < 2 {
+			break
+		}
+		d.pos += 2
+		return Value{kind: k, num: uint64(binary.LittleEndian.Uint16(b))}, nil
+	case KindInt16:
+		if len(b) < 2 {
+			break
+		}
+		d.pos += 2
+		return Value{kind: k, num: uint64(int64(int16(binary.LittleEndian.Uint16(b))))}, nil
+	case KindUint32, KindFloat32:
+		if len(b) < 4 {
+			break
+		}
+		d.pos += 4
+		return Value{kind: k, num: uint64(binary.LittleEndian.Uint32(b))}, nil
+	case KindInt32:
+		if len(b) < 4 {
+			break
+		}
+		d.pos += 4
+		return Value{kind: k, num: uint64(int64(int32(binary.LittleEndian.Uint32(b))))}, nil
+	case KindUint64, KindInt64, KindFloat64:
+		if len(b) < 8 {
+			break
+		}
+		d.pos += 8
+		return Value{kind: k, num: binary.LittleEndian.Uint64(b)}, nil
+	case KindString:
+		n := bytes.IndexByte(b, 0)
+		if n < 0 {
+			return Value{}, d.fail(d.pos, ErrUnterminated, "")
+		}
+		s := b[:n]
+		if !utf8.Valid(s) {
+			return Value{}, d.fail(d.pos, ErrInvalidUTF8, "not UTF-8")
+		}
+		d.pos += n + 1
+		return Value{kind: KindString, str: string(s)}, nil
+	case KindArray:
+		return d.array(depth + 1)
+	case KindObject:
+		o, err := d.object(depth + 1)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{kind: KindObject, ref: o}, nil
+	default:
+		return Value{}, d.fail(d.pos-1, ErrTypeCode, strconv.Itoa(int(k)))
+	}
+	return Value{}, d.fail(d.pos, ErrTruncated, k.String()+" value")
+}
+
+// resolveDebugNames names the keys listed in the object's __debug__ array
+// of strings. Non-string elements and names matching no key are ignored.
+func (o *Object) resolveDebugNames() {
+	dbg, _ := o.GetHash(debugHash)
+	for _, e := range dbg.Array() {
+		if name, ok := e.AsString(); ok {
+			o.SetName(name)
+		}
+	}
+	o.SetName(DebugKey)
+}

@@ -1,0 +1,45 @@
+// Package sd implements BPXSD, the structured data format of BPX sections
+// of type 0xFE (spec rev 2 §10.2), used for package metadata and shader
+// symbol extended data.
+//
+// A BPXSD document is an [Object]: up to 255 properties keyed by the 64-bit
+// DJB2 [Hash] of their name, each holding a [Value] of one of fifteen
+// kinds: Null, Bool, Uint8 to Uint64, Int8 to Int64, Float32, Float64,
+// String, Array (up to 255 values) and Object. Names themselves are not
+// stored, except in an optional "__debug__" array of strings that lets a
+// reader show them; [Decode] resolves those names and
+// [EncodeOptions.DebugNames] writes them.
+//
+// Objects keep insertion order, so encoding is reproducible (the reference
+// implementation writes keys in random hash-map order). Decoding keeps the
+// order of the input, and a repeated key keeps its first position and its
+// last value, as in the reference.
+//
+// Beyond the wire codec, [Marshal] and [Unmarshal] map Go values to BPXSD
+// the way encoding/json does, with `sd:"name,omitempty"` struct tags and
+// integer widths preserved, and [MarshalTypedJSON]/[UnmarshalTypedJSON]
+// give a lossless JSON form; [Object.MarshalJSON] gives a plain one.
+//
+// Bool bytes: the reference reads 1 as true and every other byte as false;
+// [Decode] does the same (so a file with a Bool byte 2 decodes and
+// re-encodes with byte 0), and [DecodeOptions.StrictBool] rejects such bytes.
+//
+// # Security
+//
+// The decoder treats its input as hostile. It never panics, and fails with
+// a [*SyntaxError] naming the byte offset for a truncated value, an unknown
+// type code, a string without NUL terminator or with invalid UTF-8. Limits:
+//
+//   - nesting depth: at most [DefaultMaxDepth] (64) levels, the root object
+//     being level 1, or [DecodeOptions.MaxDepth]; this is a true depth,
+//     unlike the reference's counter, which [DecodeOptions.ContainerBudget]
+//     reproduces when parity matters ([ReferenceMaxDepth] = 16);
+//   - memory: counts are one byte and are never trusted beyond the bytes
+//     left, and every decoded value consumes at least one input byte, so a
+//     decoded document takes at most about 40 bytes of memory per input
+//     byte;
+//   - time: linear in the input, plus a scan of at most 255 keys per
+//     property for duplicate detection.
+//
+// The typed-JSON parser enforces the same depth and count limits.
+package sd
