@@ -1,0 +1,236 @@
+/*
+Package bpx reads and writes BPX containers, the open asset format used by
+game engines to store moddable assets (packages, textures, models, shaders
+and structured data).
+
+A BPX file is a 40-byte main header, a table of 24-byte section headers and
+the section bodies, each stored raw or compressed (zlib or xz) and optionally
+checksummed (a weak byte sum or CRC32). The format is described in the BPX
+specification, revision 2; this package also reads containers of version 1
+and of the version-0 draft (32-byte header, 16-byte section headers,
+read-only).
+
+# Reading
+
+NewReader (over any io.ReaderAt) and OpenReader (a file) read only the main
+header and the section table. Section bodies are read lazily: Section.Open
+streams a section, decompressing while you read and verifying its size and
+checksum at EOF; Section.Data and Section.AppendData read it whole;
+Section.OpenRaw gives the stored bytes. Sections may be read concurrently
+from many goroutines, provided the io.ReaderAt allows concurrent ReadAt
+calls (*os.File, *bytes.Reader and *strings.Reader do).
+
+Sections are found by position (Reader.Sections, 0-based as in the section
+table) or by type (Reader.FindSection, Reader.SectionsOfType).
+
+# Compatibility with the reference SDK
+
+  - CRC32 (flag 0x04): the reference SDK computes a non-standard CRC32
+    variant (see ReferenceCRC32). Readers accept a section whose checksum
+    matches either that variant or the standard IEEE CRC-32. When both the
+    weak (0x08) and CRC32 flags are set, the weak checksum is checked, as the
+    reference does.
+  - zlib (flag 0x01): read and written as RFC 1950 streams. The reference
+    SDK can neither read nor write zlib sections; write xz or raw sections
+    for files the reference must read.
+  - For raw sections USize bytes are read and CSize is ignored, as the
+    reference does. FileSize is never checked and trailing bytes after the
+    last section are ignored: real files have both.
+  - For compressed sections the reference accepts any decoded length. This
+    package reports a length different from USize as an error unless the
+    IgnoreUSize option is given.
+
+# Errors
+
+Malformed input yields an error matching ErrFormat (usually a *FormatError
+naming the byte offset and the section), a failed checksum ErrChecksum (a
+*ChecksumError), an unknown version or feature ErrUnsupported, and input
+beyond a limit ErrTooLarge. Errors of the zlib and xz decoders are wrapped.
+
+# Security
+
+This package is meant to read untrusted files. No input makes it panic,
+hang, or allocate more than the limits below or the file's own size allow:
+
+  - Section count: at most DefaultMaxSections (WithMaxSections), and the
+    table must fit in the file.
+  - Section size: at most DefaultMaxSectionSize bytes uncompressed
+    (WithMaxSectionSize). A raw section must lie inside the file. Data
+    grows its buffer as decompressed bytes arrive instead of trusting USize,
+    so a lying header costs at most what the stream really decodes to.
+  - xz dictionary: at most DefaultMaxXZDictionary (WithMaxXZDictionary),
+    checked before the dictionary is allocated. Each concurrently open xz
+    section holds one dictionary.
+  - Decompression stops one byte after USize: a stream cannot expand
+    beyond what its header declares.
+*/
+package bpx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Reader gives access to the sections of a BPX container.
+type Reader struct {
+	// Header is the main header as stored in the file. For a version-0
+	// draft file only the first 8 bytes of TypeExt are used.
+	Header MainHeader
+	// Sections lists the sections in table order; Sections[i].Index == i.
+	Sections []*Section
+
+	r    io.ReaderAt
+	size int64
+	cfg  config
+	v0   bool // a version-0 draft file
+}
+
+// ReadCloser is a Reader over a file opened by OpenReader; Close closes it.
+type ReadCloser struct {
+	Reader
+	f *os.File
+}
+
+// Close closes the underlying file. Sections must not be read afterwards.
+func (rc *ReadCloser) Close() error { return rc.f.Close() }
+
+// OpenReader opens the named BPX file and reads its header and section table.
+func OpenReader(name string, opts ...Option) (*ReadCloser, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rc := &ReadCloser{f: f}
+	if err := rc.init(f, fi.Size(), opts); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return rc, nil
+}
+
+// NewReader reads the main header and the section table of the BPX container
+// in r, which is size bytes long. No section body is read. It verifies the
+// signature, the version and the header checksum.
+func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.init(r, size, opts); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
+	rd.r, rd.size, rd.cfg = r, size, newConfig(opts)
+	var hb [MainHeaderSize]byte
+	if size < 24 {
+		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("file of %d bytes is too short for a BPX header", size)}
+	}
+	n := int64(MainHeaderSize)
+	if size < n {
+		n = size
+	}
+	if err := readFullAt(r, hb[:n], 0); err != nil {
+		return &FormatError{Offset: 0, Section: -1, What: "reading main header", Err: err}
+	}
+	if [3]byte(hb[0:3]) != Signature {
+		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("bad signature %q", hb[0:3])}
+	}
+	version := binary.LittleEndian.Uint32(hb[20:])
+	if version == 0 && !rd.cfg.anyVersion {
+		return rd.initVersion0(hb[:n])
+	}
+	if version != Version1 && version != Version2 && !rd.cfg.anyVersion {
+		return fmt.Errorf("%w: BPX version %d (this package reads versions 0, 1 and 2)", ErrUnsupported, version)
+	}
+	if size < MainHeaderSize {
+		return &FormatError{Offset: size, Section: -1, What: fmt.Sprintf("main header truncated: file is %d bytes, header needs %d", size, MainHeaderSize)}
+	}
+	rd.Header = unmarshalMainHeader(hb[:])
+	table, err := rd.readTable(MainHeaderSize, SectionHeaderSize)
+	if err != nil {
+		return err
+	}
+	if !rd.cfg.skipChecksums {
+		if sum := headerChecksum(hb[:], table); sum != rd.Header.Checksum {
+			return &ChecksumError{Section: -1, Expected: rd.Header.Checksum, Actual: sum}
+		}
+	}
+	num := len(table) / SectionHeaderSize
+	secs := make([]Section, num)
+	rd.Sections = make([]*Section, num)
+	for i := range secs {
+		secs[i] = Section{
+			SectionHeader: unmarshalSectionHeader(table[i*SectionHeaderSize:]),
+			Index:         i,
+			rd:            rd,
+			usizeKnown:    true,
+		}
+		rd.Sections[i] = &secs[i]
+	}
+	return nil
+}
+
+// readTable reads the section table of rd.Header.SectionNum entries of
+// entrySize bytes starting at off, after checking it against the limits and
+// the file size.
+func (rd *Reader) readTable(off int64, entrySize int64) ([]byte, error) {
+	num := int64(rd.Header.SectionNum)
+	if avail := (rd.size - off) / entrySize; num > avail {
+		return nil, &FormatError{Offset: off + avail*entrySize, Section: -1,
+			What: fmt.Sprintf("section table truncated: %d sections declared, room for %d", num, avail)}
+	}
+	if num > int64(rd.cfg.maxSections) {
+		return nil, fmt.Errorf("%w: %d sections (limit %d)", ErrTooLarge, num, rd.cfg.maxSections)
+	}
+	table := make([]byte, num*entrySize)
+	if err := readFullAt(rd.r, table, off); err != nil {
+		return nil, &FormatError{Offset: off, Section: -1, What: "reading section table", Err: err}
+	}
+	return table, nil
+}
+
+// Size returns the size of the underlying file as given to NewReader.
+func (rd *Reader) Size() int64 { return rd.size }
+
+// FindSection returns the first section of type typ in table order, or nil.
+// BPX types locate their standard sections this way.
+func (rd *Reader) FindSection(typ uint8) *Section {
+	for _, s := range rd.Sections {
+		if s.Type == typ {
+			return s
+		}
+	}
+	return nil
+}
+
+// SectionsOfType returns every section of type typ in table order.
+func (rd *Reader) SectionsOfType(typ uint8) []*Section {
+	var out []*Section
+	for _, s := range rd.Sections {
+		if s.Type == typ {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// readFullAt fills p from r at off. Unlike a bare ReadAt it accepts io.EOF
+// together with a full read and reports a short read as
+// io.ErrUnexpectedEOF.
+func readFullAt(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,12 @@
+package bpx
+
+import "runtime"
+
+// runtimeMem snapshots the total bytes allocated so far.
+type runtimeMem struct{ total uint64 }
+
+func (m *runtimeMem) read() {
+	var s runtime.MemStats
+	runtime.ReadMemStats(&s)
+	m.total = s.TotalAlloc
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bpx
+
+const raceEnabled = false

@@ -1,0 +1,143 @@
+package bpx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Section is one section of a container opened with NewReader. It embeds its
+// header and reads its body lazily from the container's io.ReaderAt.
+// A Section is safe for concurrent use.
+type Section struct {
+	SectionHeader
+	// Index is the 0-based position of the section in the section table.
+	Index int
+
+	rd *Reader
+	// usizeKnown is false for compressed sections of version-0 draft
+	// files, whose headers carry the stored size only.
+	usizeKnown bool
+}
+
+// storedRange checks that the stored bytes lie inside the file and returns
+// their offset and length.
+func (s *Section) storedRange() (int64, int64, error) {
+	n := int64(s.StoredSize())
+	if s.Pointer > uint64(s.rd.size) || uint64(s.rd.size)-s.Pointer < uint64(n) {
+		return 0, 0, &FormatError{Offset: s.headerOffset(), Section: s.Index,
+			What: fmt.Sprintf("section data [%d, %d) lies outside the %d-byte file", s.Pointer, s.Pointer+uint64(n), s.rd.size)}
+	}
+	return int64(s.Pointer), n, nil
+}
+
+// headerOffset is the file offset of this section's header.
+func (s *Section) headerOffset() int64 {
+	if s.rd.v0 {
+		return v0MainHeaderSize + int64(s.Index)*v0SectionHeaderSize
+	}
+	return MainHeaderSize + int64(s.Index)*SectionHeaderSize
+}
+
+// OpenRaw returns the section's stored (possibly compressed) bytes. For a
+// section whose data lies outside the file it returns a reader over the part
+// that exists.
+func (s *Section) OpenRaw() *io.SectionReader {
+	off, n, err := s.storedRange()
+	if err != nil {
+		off = int64(min(s.Pointer, uint64(s.rd.size)))
+		n = s.rd.size - off
+	}
+	return io.NewSectionReader(s.rd.r, off, n)
+}
+
+// ReadAt reads the uncompressed bytes of a raw (uncompressed) section at
+// offset off, without verifying the checksum. It implements io.ReaderAt; for
+// a compressed section it fails with ErrUnsupported (use Open or Data).
+func (s *Section) ReadAt(p []byte, off int64) (int, error) {
+	if s.Compressed() {
+		return 0, fmt.Errorf("%w: section %d is compressed: random access needs Open or Data", ErrUnsupported, s.Index)
+	}
+	start, n, err := s.storedRange()
+	if err != nil {
+		return 0, err
+	}
+	if off < 0 {
+		return 0, errors.New("bpx: negative offset")
+	}
+	if off >= n {
+		return 0, io.EOF
+	}
+	want := len(p)
+	if int64(want) > n-off {
+		p = p[:n-off]
+	}
+	m, err := s.rd.r.ReadAt(p, start+off)
+	if err == nil && m < want {
+		err = io.EOF
+	}
+	return m, err
+}
+
+// Open returns a reader of the section's uncompressed bytes. Each call
+// returns an independent reader; several may be used concurrently. The
+// reader decompresses lazily and verifies at EOF: output longer than USize
+// is an ErrFormat error, shorter is io.ErrUnexpectedEOF (also matching
+// ErrFormat), a checksum mismatch is ErrChecksum. Errors are sticky. Close
+// releases the decoder for reuse; reading the section to EOF does too.
+func (s *Section) Open() (io.ReadCloser, error) {
+	sr := new(sectionReader)
+	if err := sr.init(s); err != nil {
+		return nil, err
+	}
+	return sr, nil
+}
+
+// Data reads the whole section, decompressed and verified. The buffer grows
+// with the bytes actually decoded: a header that lies about USize cannot
+// make it allocate more than the stream really holds.
+func (s *Section) Data() ([]byte, error) { return s.AppendData(nil) }
+
+// AppendData appends the section's decompressed, verified bytes to dst and
+// returns the extended slice. With enough capacity in dst it allocates
+// nothing: decoders are pooled. On error dst's original contents are
+// unchanged and the returned slice is dst.
+func (s *Section) AppendData(dst []byte) ([]byte, error) {
+	sr := sectionReaderPool.Get().(*sectionReader)
+	defer func() { *sr = sectionReader{}; sectionReaderPool.Put(sr) }()
+	if err := sr.init(s); err != nil {
+		return dst, err
+	}
+	defer sr.Close()
+	orig := len(dst)
+	if s.usizeKnown && !s.rd.cfg.ignoreUSize {
+		// Reserve USize, but never more than the stored bytes could
+		// plausibly expand to before they are seen: raw sections are
+		// bounded by the file, compressed ones grow as data arrives.
+		want := int64(s.USize)
+		if s.Compressed() {
+			want = min(want, int64(s.CSize)*4+64<<10)
+		}
+		if int64(cap(dst)-len(dst)) < want {
+			dst = append(dst[:cap(dst)], make([]byte, want-int64(cap(dst)-len(dst)))...)[:len(dst)]
+		}
+	}
+	for {
+		var n int
+		var err error
+		if len(dst) < cap(dst) {
+			n, err = sr.Read(dst[len(dst):cap(dst)])
+			dst = dst[:len(dst)+n]
+		} else {
+			// Full: probe for more (usually just EOF) before growing.
+			n, err = sr.Read(sr.probe[:])
+			dst = append(dst, sr.probe[:n]...)
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst[:orig], err
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package bpx
+
+import (
+	"fmt"
+	"hash/crc32"
+	"io"
+	"sync"
+)
+
+var sectionReaderPool = sync.Pool{New: func() any { return new(sectionReader) }}
+
+// sectionReader streams one section's uncompressed bytes, counting them and
+// computing the checksum, and reports size and checksum errors at EOF.
+type sectionReader struct {
+	s     *Section
+	src   io.Reader // raw section reader or decoder output
+	dec   decoder   // pooled decoder, nil for raw sections
+	raw   io.SectionReader
+	limit int64 // largest acceptable output length
+	want  int64 // exact expected length, or -1 if unknown
+	n     int64 // bytes produced so far
+	check uint8 // FlagWeak, FlagCRC32 or 0
+	weak  uint32
+	ref   uint32 // reference CRC32 variant
+	ieee  uint32 // standard CRC-32
+	err   error  // sticky
+	probe [512]byte
+}
+
+func (sr *sectionReader) init(s *Section) error {
+	cfg := &s.rd.cfg
+	*sr = sectionReader{s: s, want: -1}
+	off, n, err := s.storedRange()
+	if err != nil {
+		return err
+	}
+	if s.usizeKnown && int64(s.USize) > cfg.maxSectionSize {
+		return fmt.Errorf("%w: section %d: %d bytes uncompressed (limit %d)", ErrTooLarge, s.Index, s.USize, cfg.maxSectionSize)
+	}
+	sr.raw = *io.NewSectionReader(s.rd.r, off, n)
+	switch {
+	case !s.usizeKnown || (cfg.ignoreUSize && s.Compressed()):
+		sr.limit = cfg.maxSectionSize
+	default:
+		sr.want = int64(s.USize)
+		sr.limit = sr.want
+	}
+	if !cfg.skipChecksums {
+		switch {
+		case s.Flags&FlagWeak != 0:
+			sr.check = FlagWeak
+		case s.Flags&FlagCRC32 != 0:
+			sr.check = FlagCRC32
+		}
+	}
+	switch {
+	case s.Flags&FlagXZ != 0:
+		sr.dec, err = getXZ(&sr.raw, cfg.maxXZDict)
+	case s.Flags&FlagZlib != 0:
+		sr.dec, err = getZlib(&sr.raw)
+	default:
+		sr.src = &sr.raw
+		return nil
+	}
+	if err != nil {
+		return sr.codecError(err)
+	}
+	sr.src = sr.dec
+	return nil
+}
+
+// codecError turns a decoder error into a positioned error.
+func (sr *sectionReader) codecError(err error) error {
+	what := "zlib stream"
+	if sr.s.Flags&FlagXZ != 0 {
+		what = "xz stream"
+	}
+	if isMemlimit(err) {
+		return fmt.Errorf("%w: section %d: %s declares a dictionary above %d bytes: %w", ErrTooLarge, sr.s.Index, what, sr.s.rd.cfg.maxXZDict, err)
+	}
+	off, _ := sr.raw.Seek(0, io.SeekCurrent)
+	return &FormatError{Offset: int64(sr.s.Pointer) + off, Section: sr.s.Index, What: "corrupt " + what, Err: err}
+}
+
+func (sr *sectionReader) Read(p []byte) (int, error) {
+	if sr.err != nil {
+		return 0, sr.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	// Ask for at most one byte beyond the limit: enough to detect a stream
+	// longer than declared without letting it run on.
+	if room := sr.limit - sr.n + 1; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := sr.src.Read(p)
+	if n > 0 {
+		sr.sum(p[:n])
+		sr.n += int64(n)
+		if sr.n > sr.limit {
+			n -= int(sr.n - sr.limit)
+			sr.n = sr.limit
+			return n, sr.fail(sr.tooLong())
+		}
+	}
+	switch {
+	case err == io.EOF:
+		if sr.dec != nil {
+			if e := sr.dec.finish(); e != nil {
+				return n, sr.fail(sr.codecError(e))
+			}
+		}
+		return n, sr.fail(sr.atEOF())
+	case err != nil:
+		if sr.dec != nil {
+			err = sr.codecError(err)
+		} else if err == io.ErrUnexpectedEOF {
+			err = sr.tooShort()
+		}
+		return n, sr.fail(err)
+	}
+	return n, nil
+}
+
+func (sr *sectionReader) sum(p []byte) {
+	switch sr.check {
+	case FlagWeak:
+		sr.weak = WeakChecksum(sr.weak, p)
+	case FlagCRC32:
+		sr.ref = UpdateReferenceCRC32(sr.ref, p)
+		sr.ieee = crc32.Update(sr.ieee, crc32.IEEETable, p)
+	}
+}
+
+func (sr *sectionReader) tooLong() error {
+	if sr.want < 0 {
+		return fmt.Errorf("%w: section %d decodes to more than %d bytes", ErrTooLarge, sr.s.Index, sr.limit)
+	}
+	return &FormatError{Offset: sr.s.headerOffset() + 12, Section: sr.s.Index,
+		What: fmt.Sprintf("section data is longer than its USize %d", sr.want)}
+}
+
+func (sr *sectionReader) tooShort() error {
+	return &FormatError{Offset: sr.s.headerOffset() + 12, Section: sr.s.Index,
+		What: fmt.Sprintf("section data ends after %d of its USize %d bytes", sr.n, sr.want), Err: io.ErrUnexpectedEOF}
+}
+
+// atEOF checks length and checksum once the source is exhausted.
+func (sr *sectionReader) atEOF() error {
+	if sr.want >= 0 && sr.n < sr.want {
+		return sr.tooShort()
+	}
+	stored := sr.s.Checksum
+	switch sr.check {
+	case FlagWeak:
+		if sr.weak != stored {
+			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.weak}
+		}
+	case FlagCRC32:
+		if sr.ref != stored && sr.ieee != stored {
+			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ref}
+		}
+	}
+	return io.EOF
+}
+
+// fail records err as the sticky error and releases the decoder.
+func (sr *sectionReader) fail(err error) error {
+	sr.err = err
+	sr.release()
+	return err
+}
+
+func (sr *sectionReader) release() {
+	if sr.dec != nil {
+		sr.dec.put()
+		sr.dec = nil
+		sr.src = nil
+	}
+}
+
+// Close releases the decoder. Reading after Close fails.
+func (sr *sectionReader) Close() error {
+	if sr.err == nil {
+		sr.err = errClosed
+	}
+	sr.release()
+	return nil
+}
+
+var errClosed = fmt.Errorf("bpx: read of closed section reader")
