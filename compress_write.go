@@ -21,19 +21,29 @@ var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
 var errNoGain = errors.New("bpx: compression does not shrink the section")
 
 // capWriter forwards to w until more than limit bytes were written in
-// total, then fails with errNoGain.
+// total, then fails with errNoGain. Its error is sticky and kept, because
+// a compressor may not pass it on (ulikunitz/xz drops some write errors).
 type capWriter struct {
 	w     io.Writer
 	n     int64
 	limit int64
+	err   error
 }
 
 func (c *capWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
 	if c.n+int64(len(p)) > c.limit {
-		return 0, errNoGain
+		c.err = errNoGain
+		return 0, c.err
 	}
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
 	return n, err
 }
 
@@ -66,6 +76,9 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, er
 	case CompressXZ:
 		flag = FlagXZ
 		err = xzCompress(in, cw, xzDictSize(o, usize))
+	}
+	if cw.err != nil {
+		err = cw.err
 	}
 	if errors.Is(err, errNoGain) {
 		return 0, nil

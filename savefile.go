@@ -1,0 +1,91 @@
+package bpx
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// SaveFile replaces (or creates) the file name with what write produces,
+// atomically: write gets a buffered temporary file in the same directory,
+// which is flushed, synced to disk and renamed over name only if write
+// succeeds; the directory is then synced so the rename is durable. If
+// write or any step before the rename fails, or the program crashes, name
+// is left untouched and the temporary file is removed (after a crash a
+// ".NAME.tmp-*" file may remain).
+//
+// The new file gets the permission bits of the file it replaces, or 0644.
+// A symbolic link at name is replaced by the file, not followed. Where
+// renaming over an open file is not allowed (Windows), close readers of
+// name first.
+func SaveFile(name string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	perm := fs.FileMode(0o644)
+	if fi, serr := os.Lstat(name); serr == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	tmp := f.Name()
+	renamed := false
+	defer func() { // also on panic in write
+		if !renamed {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if err := f.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	renamed = true
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("bpx: save %s: saved, but syncing the directory failed: %w", name, err)
+	}
+	return nil
+}
+
+// syncDir makes a rename in dir durable. Windows cannot open directories
+// for syncing and does not need it.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
+}
