@@ -1,0 +1,39 @@
+// Package blk reads and writes BLK, the binary "DataBlock" format of the
+// Dagor engine (War Thunder, Enlisted), following the engine's own reader
+// and writer (DagorEngine prog/engine/ioSys/dataBlock) where the popular
+// wt_blk decoder deviates.
+//
+// A [Block] has a name, ordered parameters (name and typed [Value]) and
+// ordered sub-blocks; names may repeat. [Decode] and [Decoder.Decode] read
+// every binary kind: FAT (1), FAT_ZST (2), SLIM (3), SLIM_ZST (4),
+// SLIM_ZST_DICT (5) with a shared [NameMap] and zstd dictionaries, and the
+// legacy BBF3 ("\0BBF", with its zlib variant "\0BBz"). [Encoder] writes
+// the kinds 1 to 5 with the engine's layout. [WriteText] and [ParseText]
+// handle the engine's text syntax, [WriteJSON] the JSON of wt_blk (with
+// its duplicate-merging mode), and [WriteTypedJSON] / [ParseTypedJSON] a
+// lossless typed JSON.
+//
+// Deviations from wt_blk, all as the engine does it: the names size is
+// present only when the names count is not 0; SLIM files may carry local
+// names after the shared ones; untagged SLIM strings are read from the
+// file's payload; type 0x0D (ipoint4) exists; colors are stored B, G, R, A.
+//
+// # Security
+//
+// Decoding treats its input as hostile. It does not panic on any input,
+// and every malformed input gives an error matching [ErrFormat] (a
+// [*FormatError] naming the byte offset) or another sentinel of this
+// package. Allocations are bounded by the input size, except for
+// decompression, which is bounded by [Decoder.MaxSize] (default
+// [DefaultMaxSize], 256 MiB). Limits:
+//   - ULEB128 integers: at most 5 bytes, value within 32 bits;
+//   - names section: at most [MaxNamesSize] (256 MiB), as in the engine;
+//   - params and sub-blocks per block: at most 65535 (the engine's u16);
+//   - block nesting: at most [MaxDepth] levels;
+//   - every block but the root must be claimed by exactly one parent and
+//     be reachable from the root; every param must belong to a block;
+//   - BBF3: at most 2 Mi names and 64 Mi strings, as in the engine.
+//
+// Trailing bytes after the block map, and after the FAT_ZST frame (game
+// files carry 256 of them), are ignored, as by the engine.
+package blk

@@ -1,0 +1,65 @@
+package blk
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every error returned for bad input matches one of them
+// with errors.Is.
+var (
+	// ErrFormat is returned for malformed input; the error is a
+	// *FormatError naming the offset.
+	ErrFormat = errors.New("blk: invalid format")
+
+	// ErrUnsupported is returned for a recognised but unsupported form,
+	// such as a first byte that is not a binary BLK kind.
+	ErrUnsupported = errors.New("blk: unsupported")
+
+	// ErrTooLarge is returned when the input exceeds a limit (see the
+	// package documentation). It comes wrapped in a *FormatError.
+	ErrTooLarge = errors.New("blk: limit exceeded")
+
+	// ErrNameMapRequired is returned for SLIM kinds (3, 4, 5) when no
+	// shared name map was given.
+	ErrNameMapRequired = errors.New("blk: shared name map (nm) required")
+
+	// ErrDictRequired is returned for SLIM_ZST_DICT when no dictionary,
+	// or not the one the frame names, was given.
+	ErrDictRequired = errors.New("blk: zstd dictionary required")
+
+	// ErrEncode is returned when a tree cannot be written in the
+	// requested form (a NUL in a name, too many params in a block, ...).
+	ErrEncode = errors.New("blk: cannot encode")
+)
+
+// FormatError describes malformed input: what was wrong and at which byte
+// offset. Offsets count from the start of the file, or from the start of
+// the decompressed data when In is not empty. It matches ErrFormat.
+type FormatError struct {
+	Offset int64
+	In     string // "" for the file itself, else e.g. "zstd plaintext"
+	What   string
+	Err    error // optional cause (ErrTooLarge, a zstd error, ...)
+}
+
+func (e *FormatError) Error() string {
+	s := fmt.Sprintf("blk: %s at offset %d", e.What, e.Offset)
+	if e.In != "" {
+		s += " of the " + e.In
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Is reports whether target is ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+
+// Unwrap returns the cause.
+func (e *FormatError) Unwrap() error { return e.Err }
+
+func encodeErrf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrEncode, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,254 @@
+package blk
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strconv"
+)
+
+// TextOptions tunes WriteText.
+type TextOptions struct {
+	// LF ends lines with "\n" instead of the engine's "\r\n".
+	LF bool
+}
+
+// WriteText writes b in DagorEngine's canonical text syntax
+// (DataBlock::writeText): "name:type=value" lines, 2-space indentation,
+// CRLF line ends, a blank line between the params and the first block and
+// between sibling blocks, "name{" headers and "name{}" for empty blocks,
+// "yes"/"no" booleans, colors as "r, g, b, a", strings quoted to minimise
+// escaping with "~" as the escape character. Keys that are not made of
+// [A-Za-z0-9_.~-] are quoted; a block named "" is written as "@null".
+//
+// Differences from the engine, all still readable by it: floats use the
+// shortest form that reads back to the same float32 (the engine's %g keeps
+// only 6 digits and so loses precision), NaN and infinities print as
+// "nan", "inf" and "-inf", and a carriage return inside a string is
+// always escaped as "~r" (the engine's reader drops a raw one in
+// multi-line strings). The ipoint4 type (ip4) is written, although older
+// engine readers do not know its suffix.
+func WriteText(w io.Writer, b *Block, opt *TextOptions) error {
+	var t textWriter
+	t.eol = "\r\n"
+	if opt != nil && opt.LF {
+		t.eol = "\n"
+	}
+	t.block(b, 0)
+	_, err := w.Write(t.buf)
+	return err
+}
+
+// MarshalText returns the canonical text of b (CRLF line ends).
+func (b *Block) MarshalText() ([]byte, error) {
+	var buf bytes.Buffer
+	err := WriteText(&buf, b, nil)
+	return buf.Bytes(), err
+}
+
+// debugText is the LF text used in test failure messages.
+func debugText(b *Block) string {
+	var buf bytes.Buffer
+	WriteText(&buf, b, &TextOptions{LF: true})
+	return buf.String()
+}
+
+type textWriter struct {
+	buf []byte
+	eol string
+}
+
+func (t *textWriter) indent(level int) {
+	for i := 0; i < level*2; i++ {
+		t.buf = append(t.buf, ' ')
+	}
+}
+
+func isIdentChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '.' || c == '~' || c == '-'
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *textWriter) key(s string) {
+	if isIdent(s) {
+		t.buf = append(t.buf, s...)
+	} else {
+		t.buf = appendTextString(t.buf, s)
+	}
+}
+
+func (t *textWriter) block(b *Block, level int) {
+	for _, p := range b.Params {
+		t.indent(level)
+		if p.Name == "@include" && p.Value.typ == TypeString {
+			t.buf = append(t.buf, "include "...)
+			t.buf = appendTextString(t.buf, p.Value.s)
+			t.buf = append(t.buf, t.eol...)
+			continue
+		}
+		t.key(p.Name)
+		t.buf = append(t.buf, ':')
+		t.buf = append(t.buf, p.Value.typ.Suffix()...)
+		t.buf = append(t.buf, '=')
+		t.buf = appendTextValue(t.buf, p.Value)
+		t.buf = append(t.buf, t.eol...)
+	}
+	for i, c := range b.Blocks {
+		if i == 0 && len(b.Params) > 0 {
+			t.buf = append(t.buf, t.eol...)
+		}
+		t.indent(level)
+		if c.Name == "" {
+			t.key("@null")
+		} else {
+			t.key(c.Name)
+		}
+		if len(c.Params) == 0 && len(c.Blocks) == 0 {
+			t.buf = append(t.buf, "{}"...)
+		} else {
+			t.buf = append(t.buf, '{')
+			t.buf = append(t.buf, t.eol...)
+			t.block(c, level+1)
+			t.indent(level)
+			t.buf = append(t.buf, '}')
+		}
+		t.buf = append(t.buf, t.eol...)
+		if i != len(b.Blocks)-1 {
+			t.buf = append(t.buf, t.eol...)
+		}
+	}
+}
+
+// appendTextString quotes s as the engine's writeStringValue does.
+func appendTextString(dst []byte, s string) []byte {
+	hasLn, hasQuot, hasTick := false, false, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r':
+			hasLn = true
+		case '"':
+			hasQuot = true
+		case '\'':
+			hasTick = true
+		}
+	}
+	quot := byte('"')
+	multi := false
+	switch {
+	case hasLn && !hasQuot:
+		multi = true
+	case hasLn && !hasTick:
+		multi, quot = true, '\''
+	case hasLn:
+		multi = true
+	case hasQuot && !hasTick:
+		quot = '\''
+	}
+	if multi {
+		dst = append(dst, quot, quot, quot, '\n')
+	} else {
+		dst = append(dst, quot)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '~':
+			dst = append(dst, '~', '~')
+		case c == quot && (!multi || i+1 < len(s) && s[i+1] == c):
+			dst = append(dst, '~', c)
+		case c == '\r':
+			dst = append(dst, '~', 'r')
+		case c == '\n' && !multi:
+			dst = append(dst, '~', 'n')
+		case c == '\t':
+			dst = append(dst, '~', 't')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	if multi {
+		return append(dst, '\n', quot, quot, quot)
+	}
+	return append(dst, quot)
+}
+
+// appendTextFloat formats f like C's %g but with as many digits as it
+// takes to read back the same float32.
+func appendTextFloat(dst []byte, f float32) []byte {
+	switch {
+	case f != f:
+		return append(dst, "nan"...)
+	case math.IsInf(float64(f), 1):
+		return append(dst, "inf"...)
+	case math.IsInf(float64(f), -1):
+		return append(dst, "-inf"...)
+	}
+	return strconv.AppendFloat(dst, float64(f), 'g', -1, 32)
+}
+
+func appendTextValue(dst []byte, v Value) []byte {
+	switch v.typ {
+	case TypeString:
+		return appendTextString(dst, v.s)
+	case TypeBool:
+		if v.Bool() {
+			return append(dst, "yes"...)
+		}
+		return append(dst, "no"...)
+	case TypeInt64:
+		return strconv.AppendInt(dst, v.Int64(), 10)
+	case TypeColor:
+		c := v.Color()
+		for i, x := range [4]uint8{c.R, c.G, c.B, c.A} {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = strconv.AppendUint(dst, uint64(x), 10)
+		}
+		return dst
+	case TypeMatrix:
+		dst = append(dst, '[')
+		for row := 0; row < 4; row++ {
+			if row > 0 {
+				dst = append(dst, ' ')
+			}
+			dst = append(dst, '[')
+			for j := 0; j < 3; j++ {
+				if j > 0 {
+					dst = append(dst, ", "...)
+				}
+				dst = appendTextFloat(dst, math.Float32frombits(v.w[row*3+j]))
+			}
+			dst = append(dst, ']')
+		}
+		return append(dst, ']')
+	case TypeReal, TypePoint2, TypePoint3, TypePoint4:
+		for i, w := range v.words() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendTextFloat(dst, math.Float32frombits(w))
+		}
+		return dst
+	default: // int, ipoint2/3/4
+		for i, w := range v.words() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = strconv.AppendInt(dst, int64(int32(w)), 10)
+		}
+		return dst
+	}
+}
