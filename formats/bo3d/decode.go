@@ -1,6 +1,7 @@
 package bo3d
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -15,16 +16,33 @@ const MaxFileSize = HeaderSize + math.MaxInt32
 
 // Read reads a whole BO3D file from r and decodes it. It reads at most
 // MaxFileSize bytes and returns an error matching ErrTooLarge beyond that.
+// The entity-list length in the header is used, up to readHint bytes, to
+// size the buffer; it is never trusted beyond that.
 func Read(r io.Reader) (*File, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	var hdr [HeaderSize]byte
+	n, err := io.ReadFull(r, hdr[:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return Decode(hdr[:n]) // reports the short header
+	}
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxFileSize {
+	hint := min(max(int64(int32(le32(hdr[:], 12))), 0), readHint)
+	var buf bytes.Buffer
+	buf.Grow(HeaderSize + int(hint) + bytes.MinRead)
+	buf.Write(hdr[:])
+	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileSize+1-HeaderSize)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > MaxFileSize {
 		return nil, fmt.Errorf("bo3d: more than %d bytes: %w", int64(MaxFileSize), ErrTooLarge)
 	}
-	return Decode(b)
+	return Decode(buf.Bytes())
 }
+
+// readHint caps the buffer Read allocates up front from the header's
+// entity-list length.
+const readHint = 1 << 20
 
 // UnmarshalBinary decodes data into f, replacing its contents.
 func (f *File) UnmarshalBinary(data []byte) error {

@@ -49,5 +49,7 @@
 // 16-byte half-float vertex becomes a 32-byte Vertex, a 64-byte pivot an
 // Entity of about 100 bytes. [Read] reads at most [MaxFileSize] bytes
 // (the 20-byte header plus the largest entity list an int32 length can
-// describe) and returns [ErrTooLarge] beyond that.
+// describe) and returns [ErrTooLarge] beyond that; it sizes its buffer
+// from the header's entity-list length only up to 1 MiB, so a lying
+// header cannot make it allocate more than the input holds.
 package bo3d

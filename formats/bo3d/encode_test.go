@@ -3,9 +3,11 @@ package bo3d
 import (
 	"bytes"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -140,5 +142,29 @@ func TestValidate(t *testing.T) {
 	// An empty bone range (0..-1, as bOGL's converter writes) is fine.
 	if err := bonedMesh(16).Validate(); err != nil {
 		t.Errorf("boned fixture: %v", err)
+	}
+}
+
+func TestRead(t *testing.T) {
+	b := mustEncode(bonedMesh(16))
+	f, err := Read(bytes.NewReader(b))
+	if err != nil || !reflect.DeepEqual(f, bonedMesh(16)) {
+		t.Fatalf("Read: %v", err)
+	}
+	// A lying entity-list length only sizes the buffer.
+	if _, err := Read(bytes.NewReader(put32(b, 12, 1<<30))); !errors.Is(err, ErrFormat) {
+		t.Errorf("huge list length: %v", err)
+	}
+	for _, n := range []int{0, 7, 19} {
+		var fe *FormatError
+		if _, err := Read(bytes.NewReader(b[:n])); !errors.As(err, &fe) || fe.Offset != 0 {
+			t.Errorf("%d bytes: %v", n, err)
+		}
+	}
+	if _, err := Read(iotest.ErrReader(io.ErrClosedPipe)); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("reader error: %v", err)
+	}
+	if _, err := Read(io.MultiReader(bytes.NewReader(b[:30]), iotest.ErrReader(io.ErrClosedPipe))); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("reader error after header: %v", err)
 	}
 }
