@@ -178,9 +178,5 @@ const hexDigits = "0123456789abcdef"
 // hex16 formats h as 16 lower-case hex digits.
 func hex16(h uint64) string {
 	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = hexDigits[h&0xf]
-		h >>= 4
-	}
-	return string(b[:])
+	return string(appendHex16(b[:0], h))
 }

@@ -1,0 +1,62 @@
+package sd
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzDecode checks that Decode never panics, fails only with documented
+// errors, and that whatever it accepts re-encodes and decodes to an equal
+// value, consuming exactly the same bytes when no Bool byte was coerced.
+func FuzzDecode(f *testing.F) {
+	f.Add(wobj(went("name", wstr("sample-package"))))
+	f.Add(wobj(wentHash(1, wbool(2))))
+	f.Add(wobj(wentHash(0x15, []byte{15})))
+	f.Add(wobj(wentHash(1, []byte{12, 'a', 'b', 'c'})))
+	f.Add(wobj(went("a", warr(wu16(7), wstr("s"), wnull())), went("o", wtobj(went("x", wu8(1)))),
+		went("__debug__", warr(wstr("a"), wstr("o")))))
+	f.Add(wobj(went("f", wf64bits(0xfff8000000000123)), went("i", wi64(-5000000000)), went("g", wf32(-0.0))))
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		opts := DecodeOptions{MaxDepth: 16}
+		o, n, err := opts.DecodePrefix(data)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
+				t.Fatalf("bad error %v", err)
+			}
+			return
+		}
+		if n <= 0 || n > len(data) {
+			t.Fatalf("consumed %d of %d bytes", n, len(data))
+		}
+		enc, err := EncodeOptions{MaxDepth: 16}.Encode(o)
+		if err != nil {
+			t.Fatalf("decoded value does not re-encode: %v", err)
+		}
+		back, err := opts.Decode(enc)
+		if err != nil {
+			t.Fatalf("re-encoded value does not decode: %v", err)
+		}
+		if !back.Equal(o) {
+			t.Fatalf("round trip changed the value")
+		}
+		if len(enc) > n {
+			t.Fatalf("re-encoding grew from %d to %d bytes", n, len(enc))
+		}
+		typed, err := MarshalTypedJSON(o)
+		if err != nil {
+			t.Fatalf("MarshalTypedJSON: %v", err)
+		}
+		fromJSON, err := UnmarshalTypedJSON(typed)
+		if err != nil {
+			t.Fatalf("UnmarshalTypedJSON(%s): %v", typed, err)
+		}
+		if !fromJSON.Equal(o) {
+			t.Fatalf("typed JSON round trip changed the value: %s", typed)
+		}
+		if _, err := o.MarshalJSON(); err != nil {
+			t.Fatalf("plain JSON: %v", err)
+		}
+	})
+}
