@@ -141,7 +141,9 @@ func TestRewriteFailures(t *testing.T) {
 			})
 		}, "boom"},
 		{"bad position", func(e *bpx.Editor) error { return e.Remove(4) }, "out of range"},
-		{"negative position", func(e *bpx.Editor) error { return e.Insert(-1, 1, bpx.SectionOptions{}, func(io.Writer) error { return nil }) }, "out of range"},
+		{"negative position", func(e *bpx.Editor) error {
+			return e.Insert(-1, 1, bpx.SectionOptions{}, func(io.Writer) error { return nil })
+		}, "out of range"},
 		{"nil content", func(e *bpx.Editor) error { return e.Append(1, bpx.SectionOptions{}, nil) }, "nil"},
 	} {
 		var out bytes.Buffer
