@@ -45,7 +45,7 @@
 // Decode treats its input as hostile. It never panics and runs in time
 // linear in the input. Every count is checked against the bytes that
 // remain in its entity before anything is allocated, so the decoded File
-// takes at most a small constant factor (about 3×) of the input size: a
+// takes at most 3 bytes of memory per input byte: a
 // 16-byte half-float vertex becomes a 32-byte Vertex, a 64-byte pivot an
 // Entity of about 100 bytes. [Read] reads at most [MaxFileSize] bytes
 // (the 20-byte header plus the largest entity list an int32 length can
