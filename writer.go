@@ -86,6 +86,10 @@ func (w *Writer) SetTypeExt(ext [16]byte) { w.cfg.typeExt = ext }
 // SectionCount returns the number of sections created so far.
 func (w *Writer) SectionCount() int { return len(w.entries) }
 
+// maxWriterSections is the largest section count SectionNum can hold; a
+// variable so that tests can lower it.
+var maxWriterSections = math.MaxUint32
+
 var errWriterClosed = errors.New("bpx: writer is closed")
 
 // CreateSection adds a section of type typ, stored as o asks, and returns
@@ -123,8 +127,8 @@ func (w *Writer) newEntry(typ uint8) (*wentry, error) {
 	if err := w.failure(); err != nil {
 		return nil, err
 	}
-	if len(w.entries) >= math.MaxUint32 {
-		return nil, fmt.Errorf("%w: more than %d sections", ErrTooLarge, uint32(math.MaxUint32))
+	if len(w.entries) >= maxWriterSections {
+		return nil, fmt.Errorf("%w: more than %d sections", ErrTooLarge, maxWriterSections)
 	}
 	e := &wentry{index: len(w.entries), hdr: SectionHeader{Type: typ}}
 	w.entries = append(w.entries, e)

@@ -1,0 +1,54 @@
+package bpx_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log"
+	"strings"
+
+	"github.com/gobpx/bpx"
+)
+
+func ExampleNewWriter() {
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf, bpx.WithType('Z'))
+
+	// A small section: below the threshold it is stored raw.
+	s, err := w.CreateSection(1, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32})
+	if err != nil {
+		log.Fatal(err)
+	}
+	io.WriteString(s, "hello, world")
+
+	// A large one, xz-compressed like the reference SDK does it.
+	s, err = w.CreateSection(2, bpx.SectionOptions{
+		Compression: bpx.CompressXZ,
+		Checksum:    bpx.ChecksumCRC32,
+		Threshold:   bpx.DefaultThreshold,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	io.WriteString(s, strings.Repeat("moddable assets ", 10000))
+
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	r, err := bpx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, sec := range r.Sections {
+		data, err := sec.Data()
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("section %d: type %d, xz %v, %d bytes, starts %q\n",
+			sec.Index, sec.Type, sec.Flags&bpx.FlagXZ != 0, len(data), data[:12])
+	}
+	// Output:
+	// section 0: type 1, xz false, 12 bytes, starts "hello, world"
+	// section 1: type 2, xz true, 160000 bytes, starts "moddable ass"
+}
