@@ -1,0 +1,84 @@
+package bpx
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReader opens arbitrary bytes, reads every section through Data and
+// Open, and re-writes whatever parsed: a container that reads must survive
+// a write and a re-read with the same contents.
+func FuzzReader(f *testing.F) {
+	f.Add(buildContainer('Z', [16]byte{}, nil))
+	f.Add(buildContainer('Z', [16]byte{9}, []rawSection{
+		rawSec(1, payload, FlagWeak), rawSec(2, payload, FlagCRC32),
+		{3, FlagZlib | FlagWeak, zlibBytes(f, payload), 120, WeakChecksum(0, payload)},
+		{4, FlagXZ, xzBytes(f, payload), 120, 0},
+	}))
+	f.Add(buildVersion0('T', [8]byte{}, []v0Section{{1, v0FlagZlib, zlibBytes(f, payload)}}))
+	dir := os.Getenv("BPX_SAMPLES")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "samples")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "bpx", "*", "*.bpx")) // none if absent
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		opts := []Option{WithMaxSectionSize(1 << 20), WithMaxXZDictionary(1 << 20), WithMaxSections(1 << 12)}
+		r, err := NewReader(bytes.NewReader(b), int64(len(b)), opts...)
+		if err != nil {
+			return
+		}
+		var good [][]byte
+		var goodSecs []*Section
+		for _, s := range r.Sections {
+			d, err := s.Data()
+			rc, oerr := s.Open()
+			if oerr == nil {
+				d2, err2 := io.ReadAll(rc)
+				rc.Close()
+				if (err == nil) != (err2 == nil) || (err == nil && !bytes.Equal(d, d2)) {
+					t.Fatalf("section %d: Data and Open disagree: %v / %v", s.Index, err, err2)
+				}
+			}
+			if err == nil {
+				good = append(good, d)
+				goodSecs = append(goodSecs, s)
+			}
+		}
+		// Re-write what parsed and read it back.
+		var out bytes.Buffer
+		w := NewWriter(&out, WithType(r.Header.Type), WithTypeExt(r.Header.TypeExt))
+		for i, s := range goodSecs {
+			sw, err := w.CreateSection(s.Type, SectionOptions{Checksum: ChecksumCRC32})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sw.Write(good[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r2, err := NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()))
+		if err != nil {
+			t.Fatalf("re-read: %v", err)
+		}
+		if len(r2.Sections) != len(good) {
+			t.Fatalf("re-read %d sections, wrote %d", len(r2.Sections), len(good))
+		}
+		for i, s := range r2.Sections {
+			d, err := s.Data()
+			if err != nil || !bytes.Equal(d, good[i]) {
+				t.Fatalf("re-read section %d: %v", i, err)
+			}
+		}
+	})
+}
