@@ -46,3 +46,51 @@ func ExampleDecodeOptions() {
 	// 21 <nil>
 	// sd: maximum depth for nested values exceeded (depth 3 > 2) at offset 20
 }
+
+func ExampleMarshal() {
+	type Meta struct {
+		Name    string   `sd:"name"`
+		Version uint32   `sd:"version"`
+		Tags    []string `sd:"tags,omitempty"`
+		Size    int16    `sd:"size,omitempty"`
+	}
+	data, err := sd.Marshal(Meta{Name: "multi", Version: 3, Tags: []string{"a", "b"}})
+	if err != nil {
+		panic(err)
+	}
+	o, _ := sd.Decode(data)
+	typed, _ := sd.MarshalTypedJSON(o) // names are not stored on the wire
+	fmt.Println(string(typed))
+
+	var m Meta
+	if err := sd.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%+v\n", m)
+
+	var wrong struct {
+		Name int `sd:"name"`
+	}
+	fmt.Println(sd.Unmarshal(data, &wrong))
+
+	data[len(data)-2] = 0xFF // break the last string's UTF-8
+	fmt.Println(sd.Unmarshal(data, &m))
+	// Output:
+	// {"#000000017c9b0c46":"multi","#0000d0b773006c4b":{"u32":3},"#000000017c9e55d4":["a","b"]}
+	// {Name:multi Version:3 Tags:[a b] Size:0}
+	// sd: cannot unmarshal string into Go value of type int at .name
+	// sd: invalid string (not UTF-8) at offset 43
+}
+
+func ExampleEncodeOptions_debugNames() {
+	meta := sd.NewObject().Set("name", sd.String("sample-package"))
+	data, _ := sd.EncodeOptions{DebugNames: true}.Encode(meta)
+	o, _ := sd.Decode(data)
+	plain, _ := o.MarshalJSON()
+	typed, _ := sd.MarshalTypedJSON(o)
+	fmt.Println(string(plain))
+	fmt.Println(string(typed))
+	// Output:
+	// {"name":"sample-package"}
+	// {"name":"sample-package","__debug__":["name"]}
+}

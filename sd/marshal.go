@@ -1,0 +1,236 @@
+package sd
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strconv"
+)
+
+// Marshaler is implemented by types that convert themselves to a Value.
+type Marshaler interface {
+	MarshalSD() (Value, error)
+}
+
+// Unmarshaler is implemented by types that set themselves from a Value.
+type Unmarshaler interface {
+	UnmarshalSD(Value) error
+}
+
+// UnsupportedTypeError is returned by Marshal for a Go value that has no
+// BPXSD form: channels, functions, complex numbers, uintptr, unsafe
+// pointers, and maps whose keys are not strings. It is also returned when
+// the root value does not marshal to an Object.
+type UnsupportedTypeError struct {
+	Type reflect.Type
+	Path string // where in the value, such as .Tags[2]
+}
+
+func (e *UnsupportedTypeError) Error() string {
+	return "sd: unsupported type " + e.Type.String() + pathSuffix(e.Path)
+}
+
+func pathSuffix(p string) string {
+	if p == "" {
+		return " at the root"
+	}
+	return " at " + p
+}
+
+// Marshal returns the BPXSD encoding of v, which must marshal to an
+// Object (a struct, a map with string keys, an *Object, or pointers to
+// those), with the default encode options. See [MarshalValue] for the
+// mapping.
+func Marshal(v any) ([]byte, error) {
+	return EncodeOptions{}.Marshal(v)
+}
+
+// Marshal is like the package-level Marshal with the options opts: with
+// DebugNames, objects carry a __debug__ array of their field names.
+func (opts EncodeOptions) Marshal(v any) ([]byte, error) {
+	val, err := MarshalValue(v)
+	if err != nil {
+		return nil, err
+	}
+	if val.kind != KindObject {
+		return nil, &UnsupportedTypeError{Type: reflect.TypeOf(v)}
+	}
+	return opts.Encode(val.ref)
+}
+
+// MarshalValue converts a Go value to a Value, in the style of
+// encoding/json:
+//
+//   - bool, uint8 to uint64, int8 to int64, float32, float64 and string map
+//     to the kind of the same width; int and uint map to Int64 and Uint64;
+//   - slices and arrays become Arrays ([]byte too), nil slices Null;
+//   - structs and maps with string keys become Objects with named keys:
+//     struct fields follow their `sd:"name,omitempty"` tags as in
+//     encoding/json (a "-" tag skips a field, embedded structs are
+//     flattened), map keys are sorted; the wire keeps only key hashes, so
+//     map keys survive encoding only with [EncodeOptions.DebugNames];
+//   - nil pointers, interfaces and maps become Null; others are followed;
+//   - Value, Object and Marshaler values give themselves.
+//
+// Nesting deeper than DefaultMaxDepth, which also catches cyclic values,
+// fails with ErrDepth.
+func MarshalValue(v any) (Value, error) {
+	if v == nil {
+		return Value{}, nil
+	}
+	return marshalValue(reflect.ValueOf(v), 1)
+}
+
+var (
+	valueType       = reflect.TypeFor[Value]()
+	objectType      = reflect.TypeFor[Object]()
+	marshalerType   = reflect.TypeFor[Marshaler]()
+	unmarshalerType = reflect.TypeFor[Unmarshaler]()
+)
+
+// marshalValue converts rv; depth is the depth an Object or Array made from
+// rv would have.
+func marshalValue(rv reflect.Value, depth int) (Value, error) {
+	if depth > DefaultMaxDepth+1 {
+		return Value{}, &EncodeError{Err: ErrDepth}
+	}
+	t := rv.Type()
+	switch {
+	case t == valueType:
+		return rv.Interface().(Value), nil
+	case t == objectType:
+		o := rv.Interface().(Object)
+		return o.Value(), nil
+	case t.Implements(marshalerType):
+		if t.Kind() == reflect.Pointer && rv.IsNil() {
+			return Value{}, nil
+		}
+		return rv.Interface().(Marshaler).MarshalSD()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return Bool(rv.Bool()), nil
+	case reflect.Uint8:
+		return Uint8(uint8(rv.Uint())), nil
+	case reflect.Uint16:
+		return Uint16(uint16(rv.Uint())), nil
+	case reflect.Uint32:
+		return Uint32(uint32(rv.Uint())), nil
+	case reflect.Uint64, reflect.Uint:
+		return Uint64(rv.Uint()), nil
+	case reflect.Int8:
+		return Int8(int8(rv.Int())), nil
+	case reflect.Int16:
+		return Int16(int16(rv.Int())), nil
+	case reflect.Int32:
+		return Int32(int32(rv.Int())), nil
+	case reflect.Int64, reflect.Int:
+		return Int64(rv.Int()), nil
+	case reflect.Float32:
+		return Float32(float32(rv.Float())), nil
+	case reflect.Float64:
+		return Float64(rv.Float()), nil
+	case reflect.String:
+		return String(rv.String()), nil
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return Value{}, nil
+		}
+		return marshalValue(rv.Elem(), depth)
+	case reflect.Slice:
+		if rv.IsNil() {
+			return Value{}, nil
+		}
+		fallthrough
+	case reflect.Array:
+		vals := make([]Value, rv.Len())
+		for i := range vals {
+			v, err := marshalValue(rv.Index(i), depth+1)
+			if err != nil {
+				return Value{}, prefixPath(err, "["+strconv.Itoa(i)+"]")
+			}
+			vals[i] = v
+		}
+		return Array(vals...), nil
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			break
+		}
+		if rv.IsNil() {
+			return Value{}, nil
+		}
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.String(), b.String()) })
+		o := &Object{}
+		for _, k := range keys {
+			v, err := marshalValue(rv.MapIndex(k), depth+1)
+			if err != nil {
+				return Value{}, prefixPath(err, "."+k.String())
+			}
+			o.Set(k.String(), v)
+		}
+		return o.Value(), nil
+	case reflect.Struct:
+		return marshalStruct(rv, depth)
+	}
+	return Value{}, &UnsupportedTypeError{Type: t}
+}
+
+func marshalStruct(rv reflect.Value, depth int) (Value, error) {
+	info := cachedStructInfo(rv.Type())
+	o := &Object{keys: make([]uint64, 0, len(info.fields)), vals: make([]Value, 0, len(info.fields))}
+	for i := range info.fields {
+		f := &info.fields[i]
+		fv, ok := fieldByIndex(rv, f.index)
+		if !ok || (f.omitEmpty && isEmptyValue(fv)) {
+			continue
+		}
+		v, err := marshalValue(fv, depth+1)
+		if err != nil {
+			return Value{}, prefixPath(err, "."+f.name)
+		}
+		o.Set(f.name, v)
+	}
+	return o.Value(), nil
+}
+
+// fieldByIndex follows index through embedded structs; ok is false when
+// it meets a nil embedded pointer.
+func fieldByIndex(rv reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return reflect.Value{}, false
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(x)
+	}
+	return rv, true
+}
+
+// prefixPath adds a path segment in front of the path of a marshalling
+// error.
+func prefixPath(err error, seg string) error {
+	switch e := err.(type) {
+	case *UnsupportedTypeError:
+		e.Path = seg + e.Path
+	case *EncodeError:
+		e.Path = seg + e.Path
+	case *UnmarshalTypeError:
+		e.Path = seg + e.Path
+	}
+	return err
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
