@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/samples"
 )
 
 // FuzzReader opens arbitrary bytes, reads every section through Data and
@@ -19,11 +21,7 @@ func FuzzReader(f *testing.F) {
 		{4, FlagXZ, xzBytes(f, payload), 120, 0},
 	}))
 	f.Add(buildVersion0('T', [8]byte{}, []v0Section{{1, v0FlagZlib, zlibBytes(f, payload)}}))
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "samples")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "bpx", "*", "*.bpx")) // none if absent
+	files, _ := filepath.Glob(filepath.Join(samples.Root(), "bpx", "*", "*.bpx")) // none if absent
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil && len(b) < 64<<10 {
 			f.Add(b)

@@ -2,28 +2,16 @@ package bpx
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gobpx/bpx/internal/samples"
 	"github.com/stretchr/testify/require"
 )
 
-// samplesDir returns the shared BPX samples folder, or skips the test.
-func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "samples")
-	}
-	dir = filepath.Join(dir, "bpx")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("BPX samples not available: %v", err)
-	}
-	return dir
-}
+func samplesDir(t *testing.T) string { return samples.Dir(t, "bpx") }
 
 // sampleOutcome is what reading one sample must give: an error at open, or
 // per-section errors (nil: the section reads and verifies).
