@@ -1,8 +1,10 @@
 package blk
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,7 +69,13 @@ func sectionTree() *Block {
 func mustEqual(t testing.TB, got, want *Block) {
 	t.Helper()
 	if !Equal(got, want) {
-		t.Fatalf("tree mismatch\ngot:\n%s\nwant:\n%s", debugText(got), debugText(want))
+		g, w := strings.Split(debugTyped(got), "\n"), strings.Split(debugTyped(want), "\n")
+		for i := 0; i < len(g) && i < len(w); i++ {
+			if g[i] != w[i] {
+				t.Fatalf("tree mismatch at typed JSON line %d:\ngot:  %s\nwant: %s", i+1, g[i], w[i])
+			}
+		}
+		t.Fatalf("tree mismatch: %d vs %d typed JSON lines", len(g), len(w))
 	}
 }
 
@@ -76,4 +84,10 @@ func otherDict(t testing.TB) []byte {
 	d := append([]byte(nil), readSample(t, sampleDict)...)
 	d[4] ^= 0xFF
 	return d
+}
+
+func debugTyped(b *Block) string {
+	var buf bytes.Buffer
+	WriteTypedJSON(&buf, b)
+	return buf.String()
 }
