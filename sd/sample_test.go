@@ -1,4 +1,4 @@
-package sd_test
+package sd
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/samples"
-	"github.com/gobpx/bpx/sd"
 )
 
 // sampleSection returns the bytes of the first section of type typ in the
@@ -32,7 +31,7 @@ func sampleSection(t *testing.T, rel string, typ uint8) []byte {
 
 // checkEntries asserts o holds exactly the given hashes and values, in any
 // order (the reference writes hash-map order).
-func checkEntries(t *testing.T, o *sd.Object, want map[uint64]sd.Value) {
+func checkEntries(t *testing.T, o *Object, want map[uint64]Value) {
 	t.Helper()
 	if o.Len() != len(want) {
 		t.Errorf("%d properties, want %d", o.Len(), len(want))
@@ -46,7 +45,7 @@ func checkEntries(t *testing.T, o *sd.Object, want map[uint64]sd.Value) {
 
 func TestSampleAllTypes(t *testing.T) {
 	data := sampleSection(t, "reference-generated/sd_alltypes.bpx", bpx.SectionTypeStructuredData)
-	o, n, err := sd.DecodeOptions{ContainerBudget: sd.ReferenceMaxDepth}.DecodePrefix(data)
+	o, n, err := DecodeOptions{ContainerBudget: ReferenceMaxDepth}.DecodePrefix(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,53 +54,39 @@ func TestSampleAllTypes(t *testing.T) {
 	}
 	names := []string{"null", "bool", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64",
 		"f32", "f64", "str", "arr", "obj"}
-	var debugNames []sd.Value
+	var debugNames []Value
 	for _, name := range names {
-		debugNames = append(debugNames, sd.String(name))
+		debugNames = append(debugNames, String(name))
 	}
-	want := map[uint64]sd.Value{
-		sd.Hash("null"): sd.Null(),
-		sd.Hash("bool"): sd.Bool(true),
-		sd.Hash("u8"):   sd.Uint8(171),
-		sd.Hash("u16"):  sd.Uint16(43981),
-		sd.Hash("u32"):  sd.Uint32(3735928559),
-		sd.Hash("u64"):  sd.Uint64(72623859790382856),
-		sd.Hash("i8"):   sd.Int8(-2),
-		sd.Hash("i16"):  sd.Int16(-300),
-		sd.Hash("i32"):  sd.Int32(-70000),
-		sd.Hash("i64"):  sd.Int64(-5000000000),
-		sd.Hash("f32"):  sd.Float32(1.5),
-		sd.Hash("f64"):  sd.Float64(-2.25),
-		sd.Hash("str"):  sd.String("héllo"),
-		sd.Hash("arr"):  sd.Array(sd.Uint16(7), sd.String("s"), sd.Null()),
-		sd.Hash("obj"):  sd.NewObject().Set("x", sd.Uint8(1)).Value(),
-		0x0377beb4dd4088e8: sd.Array(debugNames...),
+	want := map[uint64]Value{0x0377beb4dd4088e8: Array(debugNames...)}
+	for e := range allTypes().Entries() {
+		want[e.Hash] = e.Value
 	}
 	checkEntries(t, o, want)
 	// The __debug__ array names every root key.
-	for _, name := range append(names, sd.DebugKey) {
-		if got := o.Name(sd.Hash(name)); got != name {
+	for _, name := range append(names, DebugKey) {
+		if got := o.Name(Hash(name)); got != name {
 			t.Errorf("name of %q resolved as %q", name, got)
 		}
 	}
 	// Our encoding (insertion order kept) decodes to the same value, and
 	// the typed JSON form round-trips it.
-	enc, err := sd.Encode(o)
+	enc, err := Encode(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(enc) != len(data) {
 		t.Errorf("re-encoded to %d bytes, want %d", len(enc), len(data))
 	}
-	back, err := sd.Decode(enc)
+	back, err := Decode(enc)
 	if err != nil || !back.Equal(o) {
 		t.Errorf("re-encoding changed the value: %v", err)
 	}
-	typed, err := sd.MarshalTypedJSON(o)
+	typed, err := MarshalTypedJSON(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromJSON, err := sd.UnmarshalTypedJSON(typed)
+	fromJSON, err := UnmarshalTypedJSON(typed)
 	if err != nil || !fromJSON.Equal(o) {
 		t.Errorf("typed JSON round trip: %v\n%s", err, typed)
 	}
@@ -112,25 +97,25 @@ func TestSamplePackageMetadata(t *testing.T) {
 		file     string
 		consumed int
 		size     int
-		want     map[uint64]sd.Value
+		want     map[uint64]Value
 	}{
-		{"reference-generated/pkg_meta.bpx", 25, 50, map[uint64]sd.Value{
-			sd.Hash("name"): sd.String("sample-package"),
+		{"reference-generated/pkg_meta.bpx", 25, 50, map[uint64]Value{
+			Hash("name"): String("sample-package"),
 		}},
-		{"reference-generated/pkg_meta_multi.bpx", 45, 90, map[uint64]sd.Value{
-			sd.Hash("name"):    sd.String("multi"),
-			sd.Hash("version"): sd.Uint32(3),
-			sd.Hash("tags"):    sd.Array(sd.String("a"), sd.String("b")),
+		{"reference-generated/pkg_meta_multi.bpx", 45, 90, map[uint64]Value{
+			Hash("name"):    String("multi"),
+			Hash("version"): Uint32(3),
+			Hash("tags"):    Array(String("a"), String("b")),
 		}},
-		{"reference-generated/sdk31_pkg_small.bpx", 16, 16, map[uint64]sd.Value{
-			sd.Hash("name"): sd.String("sdk31"),
+		{"reference-generated/sdk31_pkg_small.bpx", 16, 16, map[uint64]Value{
+			Hash("name"): String("sdk31"),
 		}},
 		// No __debug__: the names of these keys are unknown.
-		{"real/BPX-rs_tests_test.bpx", 103, 206, map[uint64]sd.Value{
-			0xc0bfcf3dfad6f4a1: sd.Array(sd.String("level.export"), sd.String("level.post"),
-				sd.String("level.delete"), sd.String("level.get"), sd.String("user.get.me")),
-			0x001ae79ffe18cd45: sd.String("test"),
-			0x001ae738bb233b71: sd.String("test"),
+		{"real/BPX-rs_tests_test.bpx", 103, 206, map[uint64]Value{
+			0xc0bfcf3dfad6f4a1: Array(String("level.export"), String("level.post"),
+				String("level.delete"), String("level.get"), String("user.get.me")),
+			0x001ae79ffe18cd45: String("test"),
+			0x001ae738bb233b71: String("test"),
 		}},
 	}
 	for _, tt := range tests {
@@ -139,7 +124,7 @@ func TestSamplePackageMetadata(t *testing.T) {
 			if len(data) != tt.size {
 				t.Fatalf("section is %d bytes, want %d", len(data), tt.size)
 			}
-			o, n, err := sd.DecodeOptions{ContainerBudget: sd.ReferenceMaxDepth}.DecodePrefix(data)
+			o, n, err := DecodeOptions{ContainerBudget: ReferenceMaxDepth}.DecodePrefix(data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +148,7 @@ func TestSampleShaderExtendedData(t *testing.T) {
 	var ext struct {
 		Size uint32 `sd:"size"`
 	}
-	if err := sd.Unmarshal(data, &ext); err != nil || ext.Size != 64 {
+	if err := Unmarshal(data, &ext); err != nil || ext.Size != 64 {
 		t.Errorf("extended data = %+v, %v; want size 64", ext, err)
 	}
 }
@@ -171,20 +156,20 @@ func TestSampleShaderExtendedData(t *testing.T) {
 func TestSampleSynthetic(t *testing.T) {
 	tests := []struct {
 		file string
-		opts sd.DecodeOptions
+		opts DecodeOptions
 		want error // nil: decodes
 		off  int64
 	}{
-		{"sd_bool2.bpx", sd.DecodeOptions{}, nil, 0},
-		{"sd_bool2.bpx", sd.DecodeOptions{StrictBool: true}, sd.ErrBool, 10},
-		{"sd_deep.bpx", sd.DecodeOptions{}, nil, 0},
-		{"sd_deep.bpx", sd.DecodeOptions{MaxDepth: 16}, sd.ErrDepth, 160}, // depth 17 starts at 160
-		{"sd_deep.bpx", sd.DecodeOptions{ContainerBudget: sd.ReferenceMaxDepth}, sd.ErrDepth, 150},
-		{"sd_flat_14_arrays.bpx", sd.DecodeOptions{ContainerBudget: sd.ReferenceMaxDepth}, nil, 0},
-		{"sd_flat_15_arrays.bpx", sd.DecodeOptions{ContainerBudget: sd.ReferenceMaxDepth}, sd.ErrDepth, 150},
-		{"sd_flat_15_arrays.bpx", sd.DecodeOptions{MaxDepth: 2}, nil, 0},
-		{"sd_trunc_string.bpx", sd.DecodeOptions{}, sd.ErrUnterminated, 10},
-		{"sd_bad_typecode.bpx", sd.DecodeOptions{}, sd.ErrTypeCode, 9},
+		{"sd_bool2.bpx", DecodeOptions{}, nil, 0},
+		{"sd_bool2.bpx", DecodeOptions{StrictBool: true}, ErrBool, 10},
+		{"sd_deep.bpx", DecodeOptions{}, nil, 0},
+		{"sd_deep.bpx", DecodeOptions{MaxDepth: 16}, ErrDepth, 160}, // depth 17 starts at 160
+		{"sd_deep.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
+		{"sd_flat_14_arrays.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, nil, 0},
+		{"sd_flat_15_arrays.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
+		{"sd_flat_15_arrays.bpx", DecodeOptions{MaxDepth: 2}, nil, 0},
+		{"sd_trunc_string.bpx", DecodeOptions{}, ErrUnterminated, 10},
+		{"sd_bad_typecode.bpx", DecodeOptions{}, ErrTypeCode, 9},
 	}
 	for _, tt := range tests {
 		data := sampleSection(t, "synthetic/"+tt.file, bpx.SectionTypeStructuredData)
@@ -195,14 +180,14 @@ func TestSampleSynthetic(t *testing.T) {
 			}
 			continue
 		}
-		var se *sd.SyntaxError
+		var se *SyntaxError
 		if !errors.Is(err, tt.want) || !errors.As(err, &se) || se.Offset != tt.off || o != nil {
 			t.Errorf("%s %+v: error %v, want %v at offset %d", tt.file, tt.opts, err, tt.want, tt.off)
 		}
 	}
 	// sd_bool2: a Bool byte 2 reads as false, as in the reference.
-	o, _ := sd.Decode(sampleSection(t, "synthetic/sd_bool2.bpx", bpx.SectionTypeStructuredData))
-	if v, _ := o.GetHash(1); !v.Equal(sd.Bool(false)) {
+	o, _ := Decode(sampleSection(t, "synthetic/sd_bool2.bpx", bpx.SectionTypeStructuredData))
+	if v, _ := o.GetHash(1); !v.Equal(Bool(false)) {
 		t.Errorf("sd_bool2: %v, want false", v)
 	}
 }
