@@ -114,6 +114,11 @@ func (w *Writer) CreateSection(typ uint8, o SectionOptions) (io.Writer, error) {
 		e:   e,
 		o:   o,
 		buf: spool.New(w.cfg.tempDir, w.cfg.spoolThreshold),
+		sum: sectionSum{kind: o.Checksum},
+		// A raw section's checksum is computed while the data is written
+		// (it is never read back otherwise); a compressed one's later,
+		// beside the compression.
+		summed: o.Compression == CompressNone,
 	}
 	return w.cur, nil
 }
@@ -167,9 +172,6 @@ func (w *Writer) endSection() {
 	}
 	e, o := s.e, &s.o
 	e.hdr.USize = uint32(s.n)
-	if o.Checksum != ChecksumNone {
-		e.hdr.Checksum = s.sum
-	}
 	if err := s.buf.Finish(); err != nil {
 		s.buf.Remove()
 		w.fail(err)
@@ -180,6 +182,14 @@ func (w *Writer) endSection() {
 		return
 	}
 	if o.Compression == CompressNone || s.n <= int64(o.Threshold) {
+		if !s.summed {
+			if err := s.sum.of(s.buf); err != nil {
+				s.buf.Remove()
+				w.fail(err)
+				return
+			}
+		}
+		e.hdr.Checksum = s.sum.sum
 		w.keep(e, s.buf, 0)
 		return
 	}
@@ -199,8 +209,17 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 		in.Remove()
 		return
 	}
+	// The checksum is computed beside the compression, on another core
+	// when one is free, so it costs the single-section case no time.
+	sum := sectionSum{kind: o.Checksum}
+	sumErr := make(chan error, 1)
+	go func() { sumErr <- sum.of(in) }()
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
 	flag, err := compressBody(in, out, o)
+	if serr := <-sumErr; err == nil {
+		err = serr
+	}
+	e.hdr.Checksum = sum.sum
 	if err == nil && flag != 0 {
 		err = out.Finish()
 	}
@@ -337,14 +356,43 @@ func (w *Writer) writeBody(bw *bufio.Writer, e *wentry) error {
 
 // sectionWriter is the io.Writer CreateSection returns.
 type sectionWriter struct {
-	w     *Writer
-	e     *wentry
-	o     SectionOptions
-	buf   *spool.Buffer
-	n     int64  // bytes written
-	sum   uint32 // running checksum of the uncompressed bytes
-	err   error  // sticky
-	ended bool
+	w      *Writer
+	e      *wentry
+	o      SectionOptions
+	buf    *spool.Buffer
+	n      int64      // bytes written
+	sum    sectionSum // running checksum of the uncompressed bytes
+	summed bool       // whether sum is kept up to date by Write
+	err    error      // sticky
+	ended  bool
+}
+
+// sectionSum computes a section checksum of the kind asked; it is an
+// io.Writer so that spooled bodies can be fed to it.
+type sectionSum struct {
+	kind Checksum
+	sum  uint32
+}
+
+func (c *sectionSum) Write(p []byte) (int, error) {
+	switch c.kind {
+	case ChecksumWeak:
+		c.sum = WeakChecksum(c.sum, p)
+	case ChecksumCRC32:
+		c.sum = UpdateReferenceCRC32(c.sum, p)
+	case ChecksumStandardCRC32:
+		c.sum = crc32.Update(c.sum, crc32.IEEETable, p)
+	}
+	return len(p), nil
+}
+
+// of computes the checksum of a finished body.
+func (c *sectionSum) of(b *spool.Buffer) error {
+	if c.kind == ChecksumNone {
+		return nil
+	}
+	_, err := b.WriteTo(c)
+	return err
 }
 
 var errSectionEnded = errors.New("bpx: write to a section that has ended")
@@ -365,13 +413,8 @@ func (s *sectionWriter) Write(p []byte) (int, error) {
 		s.err = err
 		return 0, err
 	}
-	switch s.o.Checksum {
-	case ChecksumWeak:
-		s.sum = WeakChecksum(s.sum, p)
-	case ChecksumCRC32:
-		s.sum = UpdateReferenceCRC32(s.sum, p)
-	case ChecksumStandardCRC32:
-		s.sum = crc32.Update(s.sum, crc32.IEEETable, p)
+	if s.summed {
+		s.sum.Write(p)
 	}
 	n, err := s.buf.Write(p)
 	s.n += int64(n)
