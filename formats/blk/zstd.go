@@ -56,11 +56,20 @@ func zstdDecodeWith(d *zstd.Decoder, src []byte) ([]byte, error) {
 }
 
 // zstdCompress compresses src as one frame, with dict if not nil. level 0
-// means the default level.
+// means zstd.SpeedBestCompression.
 func zstdCompress(src, dict []byte, level zstd.EncoderLevel) ([]byte, error) {
 	if level == 0 {
 		level = zstd.SpeedBestCompression
 	}
+	e, err := newZstdEncoder(dict, level)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	return e.EncodeAll(src, nil), nil
+}
+
+func newZstdEncoder(dict []byte, level zstd.EncoderLevel) (*zstd.Encoder, error) {
 	opts := []zstd.EOption{zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1)}
 	if dict != nil {
 		opts = append(opts, zstd.WithEncoderDict(dict))
@@ -69,6 +78,5 @@ func zstdCompress(src, dict []byte, level zstd.EncoderLevel) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: zstd: %v", ErrEncode, err)
 	}
-	defer e.Close()
-	return e.EncodeAll(src, nil), nil
+	return e, nil
 }

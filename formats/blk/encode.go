@@ -1,0 +1,320 @@
+package blk
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Encoder writes binary BLK files with DagorEngine's writer rules
+// (DataBlock::saveToBinStreamWithoutNames):
+//   - the name table holds, in depth-first order, each block's name then
+//     its params' names (for SLIM kinds: only the names missing from the
+//     shared name map, stored as local names);
+//   - blocks are numbered breadth-first, params follow the block order;
+//   - string values come first in the payload: a string equal to a name
+//     becomes a tagged name reference, any other is appended with its NUL;
+//   - then, once, zero padding to a multiple of 4, then the wide values;
+//   - every payload append is de-duplicated on the whole value.
+//
+// The zero Encoder writes FAT. An Encoder may be reused; it is not safe
+// for concurrent use.
+type Encoder struct {
+	// Kind is the kind to write: KindFAT (the default for 0 is not
+	// assumed: 0 is BBF, which cannot be written), KindFATZstd,
+	// KindSlim, KindSlimZstd or KindSlimZstdDict.
+	Kind Kind
+	// NameMap is the shared name map, required for the SLIM kinds.
+	NameMap *NameMap
+	// Dict is the zstd dictionary for KindSlimZstdDict.
+	Dict []byte
+	// Level is the zstd level; 0 means zstd.SpeedBestCompression (the
+	// engine uses level 18).
+	Level zstd.EncoderLevel
+	// InternStrings adds every string value to the name table, so that
+	// all strings become name references (what kotiq's writer does for
+	// section_fat_s.blk). The engine does not do this.
+	InternStrings bool
+
+	nmIndex map[string]int
+	nmFor   *NameMap
+	zenc    *zstd.Encoder // cached for zlevel and zdict
+	zlevel  zstd.EncoderLevel
+	zdict   []byte
+}
+
+// compress compresses src as one zstd frame, reusing the encoder.
+func (e *Encoder) compress(src, dict []byte) ([]byte, error) {
+	level := e.Level
+	if level == 0 {
+		level = zstd.SpeedBestCompression
+	}
+	if e.zenc == nil || e.zlevel != level || !sameBytes(e.zdict, dict) {
+		z, err := newZstdEncoder(dict, level)
+		if err != nil {
+			return nil, err
+		}
+		e.zenc, e.zlevel, e.zdict = z, level, dict
+	}
+	return e.zenc.EncodeAll(src, nil), nil
+}
+
+// sameBytes reports whether a and b are the same slice (not just equal).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Encode writes b as a FAT (KindFAT) or FAT_ZST (KindFATZstd) file.
+func Encode(b *Block, kind Kind) ([]byte, error) {
+	e := Encoder{Kind: kind}
+	return e.Encode(b)
+}
+
+// Encode writes b in e.Kind. The root's name must be "".
+func (e *Encoder) Encode(b *Block) ([]byte, error) {
+	var shared []string
+	var sharedIdx map[string]int
+	switch e.Kind {
+	case KindFAT, KindFATZstd:
+	case KindSlim, KindSlimZstd, KindSlimZstdDict:
+		if e.NameMap == nil {
+			return nil, fmt.Errorf("%w to write %v", ErrNameMapRequired, e.Kind)
+		}
+		if e.Kind == KindSlimZstdDict && e.Dict == nil {
+			return nil, fmt.Errorf("%w to write %v", ErrDictRequired, e.Kind)
+		}
+		if e.nmFor != e.NameMap || len(e.nmIndex) == 0 && len(e.NameMap.Names) > 0 {
+			e.nmIndex, e.nmFor = e.NameMap.index(), e.NameMap
+		}
+		shared, sharedIdx = e.NameMap.Names, e.nmIndex
+	default:
+		return nil, fmt.Errorf("%w: writing kind %v", ErrUnsupported, e.Kind)
+	}
+	body, err := encodeBody(b, shared, sharedIdx, e.InternStrings)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Kind {
+	case KindFAT, KindSlim:
+		return append([]byte{byte(e.Kind)}, body...), nil
+	case KindFATZstd:
+		z, err := e.compress(append([]byte{byte(KindFAT)}, body...), nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(z) >= 1<<24 {
+			return nil, encodeErrf("FAT_ZST frame of %d bytes does not fit the 24-bit length", len(z))
+		}
+		return append([]byte{byte(KindFATZstd), byte(len(z)), byte(len(z) >> 8), byte(len(z) >> 16)}, z...), nil
+	}
+	var dict []byte
+	if e.Kind == KindSlimZstdDict {
+		dict = e.Dict
+	}
+	z, err := e.compress(body, dict)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{byte(e.Kind)}, z...), nil
+}
+
+// nameTable assigns name ids: shared ones first, then local ones.
+type nameTable struct {
+	shared map[string]int
+	nShare int
+	local  []string
+	idx    map[string]int // local name -> id
+}
+
+func (t *nameTable) add(name string) {
+	if _, ok := t.shared[name]; ok {
+		return
+	}
+	if _, ok := t.idx[name]; ok {
+		return
+	}
+	t.idx[name] = t.nShare + len(t.local)
+	t.local = append(t.local, name)
+}
+
+func (t *nameTable) id(name string) (int, bool) {
+	if id, ok := t.shared[name]; ok {
+		return id, true
+	}
+	id, ok := t.idx[name]
+	return id, ok
+}
+
+// payload is the engine's ComplexDataContainer: an append-only buffer
+// whose appends are de-duplicated on the whole value.
+type payload struct {
+	data []byte
+	seen map[string]uint32
+}
+
+func (p *payload) add(v []byte) uint32 {
+	if off, ok := p.seen[string(v)]; ok {
+		return off
+	}
+	off := uint32(len(p.data))
+	p.data = append(p.data, v...)
+	p.seen[string(v)] = off
+	return off
+}
+
+func checkName(kind, name string) error {
+	if strings.IndexByte(name, 0) >= 0 {
+		return encodeErrf("%s name %q contains a NUL byte", kind, name)
+	}
+	return nil
+}
+
+// encodeBody writes the body (without kind byte) of b.
+func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern bool) ([]byte, error) {
+	if root.Name != "" {
+		return nil, encodeErrf("the root block has the name %q; the root is unnamed", root.Name)
+	}
+	names := &nameTable{shared: sharedIdx, nShare: len(shared), idx: map[string]int{}}
+	// Depth-first: each block's name, then its params' names.
+	var walk func(b *Block, depth int) error
+	walk = func(b *Block, depth int) error {
+		if depth > MaxDepth {
+			return encodeErrf("blocks nested deeper than %d", MaxDepth)
+		}
+		if len(b.Params) > maxBlockEntries || len(b.Blocks) > maxBlockEntries {
+			return encodeErrf("block %q has %d params and %d blocks (max %d each)", b.Name, len(b.Params), len(b.Blocks), maxBlockEntries)
+		}
+		if depth > 0 && b.Name != "" {
+			if err := checkName("block", b.Name); err != nil {
+				return err
+			}
+			names.add(b.Name)
+		}
+		for i := range b.Params {
+			p := &b.Params[i]
+			if err := checkName("param", p.Name); err != nil {
+				return err
+			}
+			if !p.Value.typ.Valid() {
+				return encodeErrf("param %q has the invalid type %d", p.Name, p.Value.typ)
+			}
+			if p.Value.typ == TypeString && strings.IndexByte(p.Value.s, 0) >= 0 {
+				return encodeErrf("string value of %q contains a NUL byte", p.Name)
+			}
+			names.add(p.Name)
+		}
+		for _, c := range b.Blocks {
+			if err := walk(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root, 0); err != nil {
+		return nil, err
+	}
+	// Breadth-first block order.
+	bfs := []*Block{root}
+	nParams := 0
+	for i := 0; i < len(bfs); i++ {
+		bfs = append(bfs, bfs[i].Blocks...)
+		nParams += len(bfs[i].Params)
+	}
+	if intern {
+		for _, b := range bfs {
+			for _, p := range b.Params {
+				if p.Value.typ == TypeString {
+					names.add(p.Value.s)
+				}
+			}
+		}
+	}
+	if names.nShare+len(names.local) > 1<<24 {
+		return nil, encodeErrf("%d names exceed the 24-bit name ids", names.nShare+len(names.local))
+	}
+
+	recs := make([]byte, nParams*8)
+	pay := &payload{seen: map[string]uint32{}}
+	// Strings first.
+	var tmp []byte
+	k := 0
+	for _, b := range bfs {
+		for _, p := range b.Params {
+			rec := recs[k*8 : k*8+8]
+			k++
+			id, _ := names.id(p.Name)
+			rec[0], rec[1], rec[2], rec[3] = byte(id), byte(id>>8), byte(id>>16), byte(p.Value.typ)
+			if p.Value.typ != TypeString {
+				continue
+			}
+			var v uint32
+			if sid, ok := names.id(p.Value.s); ok {
+				v = uint32(sid) | 0x80000000
+			} else {
+				tmp = append(append(tmp[:0], p.Value.s...), 0)
+				v = pay.add(tmp)
+			}
+			binary.LittleEndian.PutUint32(rec[4:], v)
+		}
+	}
+	// One alignment, then the wide values.
+	aligned := false
+	k = 0
+	for _, b := range bfs {
+		for _, p := range b.Params {
+			rec := recs[k*8 : k*8+8]
+			k++
+			v := p.Value
+			switch {
+			case v.typ == TypeString:
+				continue
+			case v.typ.inline():
+				w := v.w[0]
+				if v.typ == TypeBool && w != 0 {
+					w = 1
+				}
+				binary.LittleEndian.PutUint32(rec[4:], w)
+				continue
+			}
+			if !aligned {
+				for len(pay.data)%4 != 0 {
+					pay.data = append(pay.data, 0)
+				}
+				aligned = true
+			}
+			tmp = tmp[:0]
+			for _, w := range v.words() {
+				tmp = binary.LittleEndian.AppendUint32(tmp, w)
+			}
+			binary.LittleEndian.PutUint32(rec[4:], pay.add(tmp))
+		}
+	}
+	if len(pay.data) >= 1<<31 {
+		return nil, encodeErrf("payload of %d bytes exceeds 2 GiB", len(pay.data))
+	}
+
+	out := appendNames(nil, names.local)
+	out = appendULEB(out, uint32(len(bfs)))
+	out = appendULEB(out, uint32(nParams))
+	out = appendULEB(out, uint32(len(pay.data)))
+	out = append(out, pay.data...)
+	out = append(out, recs...)
+	next := uint32(1)
+	for i, b := range bfs {
+		var name1 uint32
+		if i > 0 && b.Name != "" {
+			id, _ := names.id(b.Name)
+			name1 = uint32(id) + 1
+		}
+		out = appendULEB(out, name1)
+		out = appendULEB(out, uint32(len(b.Params)))
+		out = appendULEB(out, uint32(len(b.Blocks)))
+		if len(b.Blocks) > 0 {
+			out = appendULEB(out, next)
+			next += uint32(len(b.Blocks))
+		}
+	}
+	return out, nil
+}

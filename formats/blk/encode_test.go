@@ -1,0 +1,171 @@
+package blk
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The engine's writer rules reproduce kotiq's samples byte for byte.
+func TestEncodeMatchesSamples(t *testing.T) {
+	nm := sampleDecoder(t).NameMap
+	for _, tc := range []struct {
+		file string
+		enc  Encoder
+	}{
+		{"section_fat.blk", Encoder{Kind: KindFAT}},
+		{"section_fat_s.blk", Encoder{Kind: KindFAT, InternStrings: true}},
+		{"section_slim.blk", Encoder{Kind: KindSlim, NameMap: nm}},
+	} {
+		got, err := tc.enc.Encode(sectionTree())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := readSample(t, tc.file); !bytes.Equal(got, want) {
+			t.Errorf("%s:\ngot  % x\nwant % x", tc.file, got, want)
+		}
+	}
+}
+
+// allKinds returns an encoder per writable kind, with the sample nm and
+// dictionary.
+func allKinds(t testing.TB) []*Encoder {
+	d := sampleDecoder(t)
+	return []*Encoder{
+		{Kind: KindFAT},
+		{Kind: KindFATZstd},
+		{Kind: KindSlim, NameMap: d.NameMap},
+		{Kind: KindSlimZstd, NameMap: d.NameMap},
+		{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0]},
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	d := sampleDecoder(t)
+	trees := []*Block{sectionTree(), {}}
+	for seed := uint64(0); seed < 40; seed++ {
+		trees = append(trees, genTree(seed, genOptions{blocks: 30, params: 5, oddNames: true, nanBits: true, maxDepth: 6}))
+	}
+	trees = append(trees, genTree(99, genOptions{blocks: 5, params: 2, bigBlocks: true, maxDepth: 2}))
+	for _, e := range allKinds(t) {
+		for i, tree := range trees {
+			data, err := e.Encode(tree)
+			if err != nil {
+				t.Fatalf("%v tree %d: %v", e.Kind, i, err)
+			}
+			if Kind(data[0]) != e.Kind {
+				t.Fatalf("kind byte %d, want %d", data[0], e.Kind)
+			}
+			got, err := d.Decode(data)
+			if err != nil {
+				t.Fatalf("%v tree %d: decode: %v", e.Kind, i, err)
+			}
+			mustEqual(t, got, tree)
+		}
+	}
+}
+
+// SLIM files keep names missing from the shared map as local names.
+func TestEncodeSlimLocalNames(t *testing.T) {
+	d := sampleDecoder(t)
+	tree := sectionTree()
+	tree.Add("not_shared", Str("also new")).AddBlock("fresh").Add("int", Int(1))
+	data, err := (&Encoder{Kind: KindSlim, NameMap: d.NameMap}).Encode(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// names count 2: "not_shared", "fresh"; the string stays in the payload.
+	if !bytes.HasPrefix(data, []byte("\x03\x02\x11not_shared\x00fresh\x00")) {
+		t.Fatalf("local names section: % x", data[:24])
+	}
+	got, err := d.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, got, tree)
+}
+
+func TestEncodeLayout(t *testing.T) {
+	// Same wide value twice, a string twice and a string equal to a name:
+	// one payload copy each, the name reference tagged.
+	b := &Block{}
+	b.Add("s", Str("xy")).Add("p", Point2(1, 2)).Add("t", Str("xy")).Add("q", Point2(1, 2)).Add("u", Str("p"))
+	data, err := Encode(b, KindFAT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{1, 5, 10, 's', 0, 'p', 0, 't', 0, 'q', 0, 'u', 0,
+		1, 5, 12, // blocks, params, payload size
+		'x', 'y', 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, // "xy\0", pad, (1, 2)
+		0, 0, 0, 1, 0, 0, 0, 0,
+		1, 0, 0, 4, 4, 0, 0, 0,
+		2, 0, 0, 1, 0, 0, 0, 0,
+		3, 0, 0, 4, 4, 0, 0, 0,
+		4, 0, 0, 1, 1, 0, 0, 0x80,
+		0, 5, 0}
+	if !bytes.Equal(data, want) {
+		t.Fatalf("got  % x\nwant % x", data, want)
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	nul := &Block{}
+	nul.Add("a\x00b", Int(1))
+	nulStr := &Block{}
+	nulStr.Add("a", Str("x\x00"))
+	named := &Block{Name: "root"}
+	bad := &Block{}
+	bad.Params = append(bad.Params, Param{"z", Value{}})
+	wide := &Block{}
+	for i := 0; i < 70000; i++ {
+		wide.Add("i", Int(1))
+	}
+	deep := &Block{}
+	for c, i := deep, 0; i <= MaxDepth+1; i++ {
+		c = c.AddBlock("d")
+	}
+	for _, tc := range []struct {
+		name string
+		enc  Encoder
+		b    *Block
+		err  error
+		what string
+	}{
+		{"NUL in name", Encoder{Kind: KindFAT}, nul, ErrEncode, "NUL"},
+		{"NUL in string", Encoder{Kind: KindFAT}, nulStr, ErrEncode, "NUL"},
+		{"named root", Encoder{Kind: KindFAT}, named, ErrEncode, "root"},
+		{"invalid type", Encoder{Kind: KindFAT}, bad, ErrEncode, "invalid type"},
+		{"too many params", Encoder{Kind: KindFAT}, wide, ErrEncode, "max 65535"},
+		{"too deep", Encoder{Kind: KindFAT}, deep, ErrEncode, "deeper"},
+		{"BBF", Encoder{Kind: KindBBF}, sectionTree(), ErrUnsupported, "BBF"},
+		{"slim without nm", Encoder{Kind: KindSlim}, sectionTree(), ErrNameMapRequired, "SLIM"},
+		{"dict kind without dict", Encoder{Kind: KindSlimZstdDict, NameMap: &NameMap{}}, sectionTree(), ErrDictRequired, "SLIM_ZST_DICT"},
+	} {
+		_, err := tc.enc.Encode(tc.b)
+		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.what) {
+			t.Errorf("%s: err = %v, want %v mentioning %q", tc.name, err, tc.err, tc.what)
+		}
+	}
+}
+
+func TestNameMapMarshalRoundTrip(t *testing.T) {
+	dict := readSample(t, sampleDict)
+	nm := NewNameMap([]string{"a", "b", "ünï"}, dict)
+	data, err := nm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseNameMap(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(back.Names, ",") != "a,b,ünï" || back.DictFileName() != sampleDict || back.NamesDigest != nm.NamesDigest {
+		t.Fatalf("got %+v", back)
+	}
+	// The sample nm's digests follow the same convention.
+	sample, _ := ParseNameMap(readSample(t, "nm"))
+	if NewNameMap(sample.Names, dict).NamesDigest != sample.NamesDigest {
+		t.Error("names digest differs from the sample's sha1 convention")
+	}
+}
