@@ -1,15 +1,25 @@
 package bpx
 
-import "hash/crc32"
+import (
+	"encoding/binary"
+	"hash/crc32"
+)
 
 // WeakChecksum returns the BPX "weak" checksum of p added to sum: the sum of
 // all bytes taken as unsigned, modulo 2^32. Start with sum = 0.
 func WeakChecksum(sum uint32, p []byte) uint32 {
-	// Unrolled by 8: the compiler does not vectorise the plain loop.
+	// Eight bytes at a time: the bytes at even and odd positions are added
+	// into four 16-bit lanes, which cannot overflow within 128 words.
+	const mask = 0x00FF00FF00FF00FF
 	for len(p) >= 8 {
-		sum += uint32(p[0]) + uint32(p[1]) + uint32(p[2]) + uint32(p[3]) +
-			uint32(p[4]) + uint32(p[5]) + uint32(p[6]) + uint32(p[7])
-		p = p[8:]
+		n := min(len(p)/8, 128)
+		var acc uint64
+		for i := 0; i < n; i++ {
+			v := binary.LittleEndian.Uint64(p[i*8:])
+			acc += v&mask + (v>>8)&mask
+		}
+		p = p[n*8:]
+		sum += uint32(acc&0xFFFF + acc>>16&0xFFFF + acc>>32&0xFFFF + acc>>48)
 	}
 	for _, b := range p {
 		sum += uint32(b)
@@ -17,15 +27,23 @@ func WeakChecksum(sum uint32, p []byte) uint32 {
 	return sum
 }
 
-// refCRCTable is the table of the reference SDK's CRC32: reflected polynomial
-// 0xEDB88320, but each entry built with one shift/XOR step instead of eight.
-var refCRCTable = func() (t [256]uint32) {
-	for i := range t {
+// refCRCTables are the slicing-by-8 tables of the reference SDK's CRC32:
+// reflected polynomial 0xEDB88320, but each entry of the base table built
+// with one shift/XOR step instead of eight. The base table is still linear
+// over GF(2), so the usual slicing construction applies.
+var refCRCTables = func() (t [8][256]uint32) {
+	for i := range t[0] {
 		v := uint32(i) >> 1
 		if i&1 != 0 {
 			v ^= 0xEDB88320
 		}
-		t[i] = v
+		t[0][i] = v
+	}
+	for k := 1; k < 8; k++ {
+		for i := range t[k] {
+			v := t[k-1][i]
+			t[k][i] = v>>8 ^ t[0][v&0xFF]
+		}
 	}
 	return t
 }()
@@ -35,9 +53,15 @@ var refCRCTable = func() (t [256]uint32) {
 // (0 for none), so calls can be chained.
 func UpdateReferenceCRC32(crc uint32, p []byte) uint32 {
 	crc = ^crc
-	t := &refCRCTable
+	t := &refCRCTables
+	for len(p) >= 8 {
+		crc ^= binary.LittleEndian.Uint32(p)
+		crc = t[7][crc&0xFF] ^ t[6][crc>>8&0xFF] ^ t[5][crc>>16&0xFF] ^ t[4][crc>>24] ^
+			t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]]
+		p = p[8:]
+	}
 	for _, b := range p {
-		crc = (crc >> 8) ^ t[byte(crc)^b]
+		crc = crc>>8 ^ t[0][byte(crc)^b]
 	}
 	return ^crc
 }

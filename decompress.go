@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/zlib"
@@ -30,10 +31,17 @@ type zlibDecoder struct {
 	src *io.SectionReader
 }
 
-var zlibPool sync.Pool
+// zlibFree keeps idle zlib decoders. Unlike a sync.Pool it survives garbage
+// collections, which large section reads trigger often; it is bounded, and
+// an idle decoder holds about 80 KiB.
+var zlibFree = make(chan *zlibDecoder, 4*runtime.GOMAXPROCS(0))
 
 func getZlib(src *io.SectionReader) (decoder, error) {
-	d, _ := zlibPool.Get().(*zlibDecoder)
+	var d *zlibDecoder
+	select {
+	case d = <-zlibFree:
+	default:
+	}
 	if d == nil {
 		d = &zlibDecoder{br: bufio.NewReaderSize(src, 32<<10)}
 	} else {
@@ -68,7 +76,10 @@ func (d *zlibDecoder) finish() error {
 func (d *zlibDecoder) put() {
 	d.br.Reset(nil)
 	d.src = nil
-	zlibPool.Put(d)
+	select {
+	case zlibFree <- d:
+	default: // enough idle decoders already
+	}
 }
 
 // xzDecoder reads a complete .xz stream (any check type, multi-block,

@@ -429,3 +429,37 @@ func TestAppendDataNoAllocsAfterWarmup(t *testing.T) {
 		require.LessOrEqual(t, allocs, limit, "section %d", s.Index)
 	}
 }
+
+// naiveReferenceCRC32 is the reference SDK's algorithm byte by byte, to
+// check the sliced implementation against.
+func naiveReferenceCRC32(p []byte) uint32 {
+	var t [256]uint32
+	for i := range t {
+		t[i] = uint32(i) >> 1
+		if i&1 != 0 {
+			t[i] ^= 0xEDB88320
+		}
+	}
+	crc := ^uint32(0)
+	for _, b := range p {
+		crc = crc>>8 ^ t[byte(crc)^b]
+	}
+	return ^crc
+}
+
+func TestChecksumsAgainstNaive(t *testing.T) {
+	p := make([]byte, 5000)
+	for i := range p {
+		p[i] = byte(i*7 + i>>3)
+	}
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 1023, 1024, 1025, 5000} {
+		var weak uint32
+		for _, b := range p[:n] {
+			weak += uint32(b)
+		}
+		require.Equal(t, weak, WeakChecksum(0, p[:n]), "weak %d", n)
+		require.Equal(t, naiveReferenceCRC32(p[:n]), ReferenceCRC32(p[:n]), "crc %d", n)
+	}
+	ff := bytes.Repeat([]byte{0xFF}, 100000) // lanes at their maximum
+	require.Equal(t, uint32(255*100000), WeakChecksum(0, ff))
+}
