@@ -23,7 +23,11 @@ import (
 //
 // Because the table precedes the data, every body waits for Close: up to
 // WithSpoolThreshold bytes of a body stay in memory and the rest goes to a
-// temporary file, so memory use does not depend on the section sizes.
+// temporary file, and finished bodies beyond WithMemoryLimit in total move
+// to one shared temporary file. Memory use therefore does not depend on
+// the section sizes: it stays below about WithMemoryLimit +
+// (2·WithConcurrency + 1)·WithSpoolThreshold, plus the codecs' state (an
+// xz encoder holds about 2 MiB), plus some 100 bytes per section.
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The
 // output depends only on the data and the options, never on scheduling.

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -499,5 +500,56 @@ func TestXZDictionaryFitsSection(t *testing.T) {
 		if bh[4] != tc.want {
 			t.Errorf("size %d override %d: dictionary byte %d, want %d", tc.size, tc.override, bh[4], tc.want)
 		}
+	}
+}
+
+// countingDiscard counts what is written to it.
+type countingDiscard struct{ n int64 }
+
+func (c *countingDiscard) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func TestMemoryStaysBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 72 MiB")
+	}
+	const secSize = 24 << 20
+	dir := t.TempDir()
+	var out countingDiscard
+	base := heapInUse()
+	w := bpx.NewWriter(&out, bpx.WithTempDir(dir), bpx.WithSpoolThreshold(1<<20), bpx.WithMemoryLimit(1<<20), bpx.WithConcurrency(1))
+	chunk := textData(64<<10, 5)
+	var peak uint64
+	for i, c := range []bpx.Compression{bpx.CompressNone, bpx.CompressZlib, bpx.CompressNone} {
+		sw, err := w.CreateSection(uint8(i), bpx.SectionOptions{Compression: c, Checksum: bpx.ChecksumCRC32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range secSize / len(chunk) {
+			if _, err := sw.Write(chunk); err != nil {
+				t.Fatal(err)
+			}
+		}
+		peak = max(peak, heapInUse())
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Spool threshold and memory limit are 1 MiB each; allow for the
+	// compressor's state and the test's own buffers.
+	if grew := int64(peak) - int64(base); grew > 16<<20 {
+		t.Errorf("heap grew by %d MiB while writing 72 MiB", grew>>20)
+	}
+	if out.n < 2*secSize {
+		t.Errorf("only %d bytes written", out.n)
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
