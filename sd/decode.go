@@ -63,6 +63,7 @@ func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
+	d.objChunk, d.valChunk, d.keyChunk = 4, 16, 16
 	o, err := d.object(1)
 	if err != nil {
 		return nil, 0, err
@@ -76,6 +77,67 @@ type decoder struct {
 	opts     DecodeOptions
 	maxDepth int
 	budget   int
+
+	// Slabs the decoded containers are carved from, so that a document
+	// costs a few allocations instead of three per object. The *Chunk
+	// fields are the next slab sizes: they double up to maxChunk, and a
+	// slab never exceeds what the remaining input could fill.
+	objChunk, valChunk, keyChunk int
+
+	objs []Object
+	vals []Value
+	keys []uint64
+	// strs holds a copy of the input from the first string on; String
+	// values are substrings of it (one allocation for all strings).
+	strs    string
+	strBase int
+}
+
+const maxChunk = 4096
+
+// slabSize returns the size of a new slab that must hold n items, and
+// doubles *chunk.
+func (d *decoder) slabSize(n int, chunk *int) int {
+	size := max(n, min(*chunk, len(d.data)-d.pos))
+	*chunk = min(*chunk*2, maxChunk)
+	return size
+}
+
+func (d *decoder) newObject() *Object {
+	if len(d.objs) == cap(d.objs) {
+		d.objs = make([]Object, 0, d.slabSize(1, &d.objChunk))
+	}
+	d.objs = d.objs[:len(d.objs)+1]
+	return &d.objs[len(d.objs)-1]
+}
+
+// takeVals reserves room for n values: an empty slice of capacity n.
+func (d *decoder) takeVals(n int) []Value {
+	if cap(d.vals)-len(d.vals) < n {
+		d.vals = make([]Value, 0, d.slabSize(n, &d.valChunk))
+	}
+	i := len(d.vals)
+	d.vals = d.vals[:i+n]
+	return d.vals[i : i : i+n]
+}
+
+// takeKeys reserves room for n keys, like takeVals.
+func (d *decoder) takeKeys(n int) []uint64 {
+	if cap(d.keys)-len(d.keys) < n {
+		d.keys = make([]uint64, 0, d.slabSize(n, &d.keyChunk))
+	}
+	i := len(d.keys)
+	d.keys = d.keys[:i+n]
+	return d.keys[i : i : i+n]
+}
+
+// str returns the input bytes [start, end) as a string.
+func (d *decoder) str(start, end int) string {
+	if d.strs == "" {
+		d.strBase = start
+		d.strs = string(d.data[start:])
+	}
+	return d.strs[start-d.strBase : end-d.strBase]
 }
 
 func (d *decoder) fail(off int, err error, detail string) error {
@@ -111,13 +173,13 @@ func (d *decoder) object(depth int) (*Object, error) {
 	}
 	n := int(d.data[d.pos])
 	d.pos++
-	o := &Object{}
+	o := d.newObject()
 	if n == 0 {
 		return o, nil
 	}
 	c := min(n, (len(d.data)-d.pos)/minEntrySize)
-	o.keys = make([]uint64, 0, c)
-	o.vals = make([]Value, 0, c)
+	o.keys = d.takeKeys(c)
+	o.vals = d.takeVals(c)
 	var hasDebug bool
 	for range n {
 		if len(d.data)-d.pos < minEntrySize {
@@ -152,9 +214,9 @@ func (d *decoder) array(depth int) (Value, error) {
 	}
 	n := int(d.data[d.pos])
 	d.pos++
-	a := &Object{}
+	a := d.newObject()
 	if n > 0 {
-		a.vals = make([]Value, 0, min(n, (len(d.data)-d.pos)/minElemSize))
+		a.vals = d.takeVals(min(n, (len(d.data)-d.pos)/minElemSize))
 	}
 	for range n {
 		v, err := d.value(depth)
@@ -241,8 +303,12 @@ func (d *decoder) value(depth int) (Value, error) {
 		if !utf8.Valid(s) {
 			return Value{}, d.fail(d.pos, ErrInvalidUTF8, "not UTF-8")
 		}
+		start := d.pos
 		d.pos += n + 1
-		return Value{kind: KindString, str: string(s)}, nil
+		if n == 0 {
+			return Value{kind: KindString}, nil
+		}
+		return Value{kind: KindString, str: d.str(start, start+n)}, nil
 	case KindArray:
 		return d.array(depth + 1)
 	case KindObject:

@@ -20,14 +20,14 @@ type structInfo struct {
 	fields []field
 }
 
-// byHash returns the field with the given key hash, or nil.
-func (s *structInfo) byHash(h uint64) *field {
+// indexOf returns the position of the field with key hash h, or -1.
+func (s *structInfo) indexOf(h uint64) int {
 	for i := range s.fields {
 		if s.fields[i].hash == h {
-			return &s.fields[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"sync"
 )
 
 // UnmarshalTypeError describes a Value that cannot be stored in a Go value:
@@ -71,195 +72,299 @@ func UnmarshalValue(src Value, v any) error {
 }
 
 func unmarshalInto(src Value, rv reflect.Value) error {
-	t := rv.Type()
-	if rv.CanAddr() && reflect.PointerTo(t).Implements(unmarshalerType) && t.Kind() != reflect.Pointer {
-		return rv.Addr().Interface().(Unmarshaler).UnmarshalSD(src)
+	return decoderFor(rv.Type())(src, rv)
+}
+
+// decFunc stores src in rv, an addressable value of the type it was built
+// for.
+type decFunc func(src Value, rv reflect.Value) error
+
+var decCache sync.Map // reflect.Type -> decFunc
+
+// decoderFor returns the cached decFunc of t, building it on first use.
+// Recursive types get an indirect function while their own is built, as
+// in encoding/json.
+func decoderFor(t reflect.Type) decFunc {
+	if f, ok := decCache.Load(t); ok {
+		return f.(decFunc)
 	}
-	switch t {
-	case valueType:
-		rv.Set(reflect.ValueOf(src))
-		return nil
-	case objectType:
-		if src.kind != KindObject {
-			return mismatch(src, t)
-		}
-		rv.Set(reflect.ValueOf(*src.ref))
-		return nil
+	var (
+		wg sync.WaitGroup
+		f  decFunc
+	)
+	wg.Add(1)
+	fi, loaded := decCache.LoadOrStore(t, decFunc(func(src Value, rv reflect.Value) error {
+		wg.Wait()
+		return f(src, rv)
+	}))
+	if loaded {
+		return fi.(decFunc)
 	}
-	if src.kind == KindNull {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
-			rv.SetZero()
+	f = newDecFunc(t)
+	wg.Done()
+	decCache.Store(t, f)
+	return f
+}
+
+func newDecFunc(t reflect.Type) decFunc {
+	switch {
+	case t == valueType:
+		return func(src Value, rv reflect.Value) error {
+			*rv.Addr().Interface().(*Value) = src
+			return nil
 		}
-		return nil
+	case t == objectType:
+		return func(src Value, rv reflect.Value) error {
+			if src.kind != KindObject {
+				return mismatch(src, t)
+			}
+			*rv.Addr().Interface().(*Object) = *src.ref
+			return nil
+		}
+	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType):
+		return func(src Value, rv reflect.Value) error {
+			return rv.Addr().Interface().(Unmarshaler).UnmarshalSD(src)
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
+		return pointerDecoder(t)
+	case reflect.Interface:
+		return func(src Value, rv reflect.Value) error {
+			if src.kind == KindNull {
+				rv.SetZero()
+				return nil
+			}
+			if t.NumMethod() != 0 {
+				return mismatch(src, t)
+			}
+			rv.Set(reflect.ValueOf(toAny(src)))
+			return nil
+		}
+	case reflect.Bool:
+		return func(src Value, rv reflect.Value) error {
+			b, ok := src.AsBool()
+			if !ok {
+				return mismatchOrNull(src, t)
+			}
+			rv.SetBool(b)
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(src Value, rv reflect.Value) error {
+			i, ok := src.AsInt()
+			switch {
+			case !ok && src.kind.isUnsigned():
+				return overflow(src, t)
+			case !ok:
+				return mismatchOrNull(src, t)
+			case rv.OverflowInt(i):
+				return overflow(src, t)
+			}
+			rv.SetInt(i)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return func(src Value, rv reflect.Value) error {
+			u, ok := src.AsUint()
+			switch {
+			case !ok && src.kind.isSigned():
+				return overflow(src, t)
+			case !ok:
+				return mismatchOrNull(src, t)
+			case rv.OverflowUint(u):
+				return overflow(src, t)
+			}
+			rv.SetUint(u)
+			return nil
+		}
+	case reflect.Float32, reflect.Float64:
+		return func(src Value, rv reflect.Value) error {
+			f, ok := src.AsFloat()
+			switch {
+			case ok:
+			case src.kind.isUnsigned():
+				f = float64(src.num)
+			case src.kind.isSigned():
+				f = float64(int64(src.num))
+			default:
+				return mismatchOrNull(src, t)
+			}
+			if !math.IsInf(f, 0) && !math.IsNaN(f) && rv.OverflowFloat(f) {
+				return overflow(src, t)
+			}
+			rv.SetFloat(f)
+			return nil
+		}
+	case reflect.String:
+		return func(src Value, rv reflect.Value) error {
+			s, ok := src.AsString()
+			if !ok {
+				return mismatchOrNull(src, t)
+			}
+			rv.SetString(s)
+			return nil
+		}
+	case reflect.Slice:
+		return sliceDecoder(t)
+	case reflect.Array:
+		return arrayDecoder(t)
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String {
+			return mapDecoder(t)
+		}
+	case reflect.Struct:
+		return structDecoder(t)
+	}
+	return func(src Value, rv reflect.Value) error { return mismatchOrNull(src, t) }
+}
+
+// mismatchOrNull is the error for src in a value of type t that cannot
+// hold it: none for Null, which leaves such values unchanged.
+func mismatchOrNull(src Value, t reflect.Type) error {
+	if src.kind == KindNull {
+		return nil
+	}
+	return mismatch(src, t)
+}
+
+func pointerDecoder(t reflect.Type) decFunc {
+	elem := decoderFor(t.Elem())
+	return func(src Value, rv reflect.Value) error {
+		if src.kind == KindNull {
+			rv.SetZero()
+			return nil
+		}
 		if rv.IsNil() {
 			rv.Set(reflect.New(t.Elem()))
 		}
-		return unmarshalInto(src, rv.Elem())
-	case reflect.Interface:
-		if t.NumMethod() != 0 {
-			return mismatch(src, t)
-		}
-		if x := toAny(src); x != nil {
-			rv.Set(reflect.ValueOf(x))
-		} else {
+		return elem(src, rv.Elem())
+	}
+}
+
+func sliceDecoder(t reflect.Type) decFunc {
+	elem := decoderFor(t.Elem())
+	return func(src Value, rv reflect.Value) error {
+		if src.kind == KindNull {
 			rv.SetZero()
+			return nil
 		}
-		return nil
-	case reflect.Bool:
-		b, ok := src.AsBool()
-		if !ok {
-			return mismatch(src, t)
-		}
-		rv.SetBool(b)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		i, ok := src.AsInt()
-		if !ok {
-			if src.kind.isUnsigned() {
-				return overflow(src, t)
-			}
-			return mismatch(src, t)
-		}
-		if rv.OverflowInt(i) {
-			return overflow(src, t)
-		}
-		rv.SetInt(i)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		u, ok := src.AsUint()
-		if !ok {
-			if src.kind.isSigned() {
-				return overflow(src, t)
-			}
-			return mismatch(src, t)
-		}
-		if rv.OverflowUint(u) {
-			return overflow(src, t)
-		}
-		rv.SetUint(u)
-	case reflect.Float32, reflect.Float64:
-		f, ok := src.AsFloat()
-		switch {
-		case ok:
-		case src.kind.isUnsigned():
-			f = float64(src.num)
-		case src.kind.isSigned():
-			f = float64(int64(src.num))
-		default:
-			return mismatch(src, t)
-		}
-		if !math.IsInf(f, 0) && !math.IsNaN(f) && rv.OverflowFloat(f) {
-			return overflow(src, t)
-		}
-		rv.SetFloat(f)
-	case reflect.String:
-		s, ok := src.AsString()
-		if !ok {
-			return mismatch(src, t)
-		}
-		rv.SetString(s)
-	case reflect.Slice:
-		elems := src.Array()
 		if src.kind != KindArray {
 			return mismatch(src, t)
 		}
+		elems := src.ref.vals
 		s := reflect.MakeSlice(t, len(elems), len(elems))
 		for i := range elems {
-			if err := unmarshalInto(elems[i], s.Index(i)); err != nil {
+			if err := elem(elems[i], s.Index(i)); err != nil {
 				return prefixPath(err, "["+strconv.Itoa(i)+"]")
 			}
 		}
 		rv.Set(s)
-	case reflect.Array:
-		elems := src.Array()
+		return nil
+	}
+}
+
+func arrayDecoder(t reflect.Type) decFunc {
+	elem := decoderFor(t.Elem())
+	return func(src Value, rv reflect.Value) error {
 		if src.kind != KindArray {
-			return mismatch(src, t)
+			return mismatchOrNull(src, t)
 		}
+		elems := src.ref.vals
 		for i := 0; i < rv.Len(); i++ {
 			if i >= len(elems) {
 				rv.Index(i).SetZero()
 				continue
 			}
-			if err := unmarshalInto(elems[i], rv.Index(i)); err != nil {
+			if err := elem(elems[i], rv.Index(i)); err != nil {
 				return prefixPath(err, "["+strconv.Itoa(i)+"]")
 			}
 		}
-	case reflect.Map:
-		if src.kind != KindObject || t.Key().Kind() != reflect.String {
-			return mismatch(src, t)
+		return nil
+	}
+}
+
+func mapDecoder(t reflect.Type) decFunc {
+	elem := decoderFor(t.Elem())
+	return func(src Value, rv reflect.Value) error {
+		if src.kind == KindNull {
+			rv.SetZero()
+			return nil
 		}
-		return unmarshalMap(src.ref, rv)
-	case reflect.Struct:
 		if src.kind != KindObject {
 			return mismatch(src, t)
 		}
-		return unmarshalStruct(src.ref, rv)
-	default:
-		return mismatch(src, t)
-	}
-	return nil
-}
-
-func unmarshalMap(o *Object, rv reflect.Value) error {
-	t := rv.Type()
-	if rv.IsNil() {
-		rv.Set(reflect.MakeMapWithSize(t, o.Len()))
-	}
-	for i, h := range o.keys {
-		if h == debugHash {
-			continue
+		o := src.ref
+		if rv.IsNil() {
+			rv.Set(reflect.MakeMapWithSize(t, o.Len()))
 		}
-		key := objectKey(o, i)
-		ev := reflect.New(t.Elem()).Elem()
-		if err := unmarshalInto(o.vals[i], ev); err != nil {
-			return prefixPath(err, "."+key)
-		}
-		rv.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), ev)
-	}
-	return nil
-}
-
-// objectKey returns the name of entry i, or "#" and its hash in hex.
-func objectKey(o *Object, i int) string {
-	if n := o.nameAt(i); n != "" {
-		return n
-	}
-	return "#" + hex16(o.keys[i])
-}
-
-func unmarshalStruct(o *Object, rv reflect.Value) error {
-	info := cachedStructInfo(rv.Type())
-	for i, h := range o.keys {
-		if h == debugHash {
-			continue
-		}
-		f := info.byHash(h)
-		if f == nil {
-			continue
-		}
-		fv := rv
-		for j, x := range f.index {
-			if j > 0 && fv.Kind() == reflect.Pointer {
-				if fv.IsNil() {
-					if !fv.CanSet() {
-						break // unexported embedded pointer: cannot allocate
-					}
-					fv.Set(reflect.New(fv.Type().Elem()))
-				}
-				fv = fv.Elem()
+		for i, h := range o.keys {
+			if h == debugHash {
+				continue
 			}
-			fv = fv.Field(x)
+			key := objectKey(o, i)
+			ev := reflect.New(t.Elem()).Elem()
+			if err := elem(o.vals[i], ev); err != nil {
+				return prefixPath(err, "."+key)
+			}
+			rv.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), ev)
 		}
-		if !fv.CanSet() {
-			continue
-		}
-		if err := unmarshalInto(o.vals[i], fv); err != nil {
-			return prefixPath(err, "."+f.name)
-		}
+		return nil
 	}
-	return nil
+}
+
+func structDecoder(t reflect.Type) decFunc {
+	info := cachedStructInfo(t)
+	decs := make([]decFunc, len(info.fields))
+	for i, f := range info.fields {
+		decs[i] = decoderFor(t.FieldByIndex(f.index).Type)
+	}
+	return func(src Value, rv reflect.Value) error {
+		if src.kind != KindObject {
+			return mismatchOrNull(src, t)
+		}
+		o := src.ref
+		next := 0 // keys usually come in field order: try that field first
+		for i, h := range o.keys {
+			j := next
+			if j >= len(info.fields) || info.fields[j].hash != h {
+				if j = info.indexOf(h); j < 0 || h == debugHash {
+					continue // unknown keys and __debug__ are ignored
+				}
+			}
+			next = j + 1
+			f := &info.fields[j]
+			fv, ok := settableField(rv, f.index)
+			if !ok {
+				continue
+			}
+			if err := decs[j](o.vals[i], fv); err != nil {
+				return prefixPath(err, "."+f.name)
+			}
+		}
+		return nil
+	}
+}
+
+// settableField returns the field at index, allocating nil embedded
+// pointers on the way; ok is false when one cannot be allocated.
+func settableField(rv reflect.Value, index []int) (reflect.Value, bool) {
+	if len(index) == 1 {
+		return rv.Field(index[0]), true
+	}
+	for j, x := range index {
+		if j > 0 && rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				if !rv.CanSet() {
+					return reflect.Value{}, false // unexported embedded pointer
+				}
+				rv.Set(reflect.New(rv.Type().Elem()))
+			}
+			rv = rv.Elem()
+		}
+		rv = rv.Field(x)
+	}
+	return rv, rv.CanSet()
 }
 
 // toAny converts src to the Go value an empty interface receives.
@@ -322,4 +427,12 @@ func overflow(src Value, t reflect.Type) error {
 		s = formatFloat(src)
 	}
 	return &UnmarshalTypeError{Kind: src.kind, Type: t, Overflow: true, Value: s}
+}
+
+// objectKey returns the name of entry i, or "#" and its hash in hex.
+func objectKey(o *Object, i int) string {
+	if n := o.nameAt(i); n != "" {
+		return n
+	}
+	return "#" + hex16(o.keys[i])
 }
