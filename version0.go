@@ -2,6 +2,7 @@ package bpx
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"io"
 )
@@ -45,7 +46,8 @@ func (rd *Reader) initVersion0(hb []byte) error {
 		if sum, err := rd.version0Checksum(); err != nil {
 			return err
 		} else if sum != h.Checksum {
-			return &ChecksumError{Section: -1, Expected: h.Checksum, Actual: sum}
+			return fmt.Errorf("reading as a version-0 draft file (Version is 0): %w",
+				&ChecksumError{Section: -1, Expected: h.Checksum, Actual: sum})
 		}
 	}
 	num := len(table) / v0SectionHeaderSize

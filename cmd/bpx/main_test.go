@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/samples"
 )
 
 // bpxBinary is the path of the bpx binary built once for all tests.
@@ -61,17 +63,7 @@ func runBPX(t *testing.T, stdin []byte, args ...string) result {
 }
 
 // samplesDir returns the shared samples folder or skips the test.
-func samplesDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "samples")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("samples not available: %v", err)
-	}
-	return dir
-}
+func samplesDir(t *testing.T) string { return samples.Dir(t, "") }
 
 // checkOneLineError asserts that a failed run printed a single-line
 // diagnostic, and no Go stack trace.

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gobpx/bpx"
+)
+
+var infoCmd = &command{
+	Name:    "info",
+	Summary: "show the main header, the decoded TypeExt and the section table",
+	Usage:   "[--json] FILE",
+}
+
+func init() {
+	infoCmd.Run = runInfo
+	register(infoCmd)
+}
+
+// typeNames names the BPX types the spec defines.
+var typeNames = map[uint8]string{
+	bpx.TypePackage: "package",
+	bpx.TypeShader:  "shader pack",
+	bpx.TypeTexture: "texture",
+	bpx.TypeModel:   "model",
+	bpx.TypeScene:   "scene (no layout defined by the spec)",
+}
+
+// typeExtDescribers decode the TypeExt of known BPX types into one line.
+// Each type package registers its describer (see typeext.go).
+var typeExtDescribers = map[uint8]func(ext [16]byte) string{}
+
+// sectionTypeNames names the standard section types.
+var sectionTypeNames = map[uint8]string{
+	bpx.SectionTypeStrings:        "strings",
+	bpx.SectionTypeStructuredData: "structured data",
+	bpx.SectionTypeTable:          "table",
+}
+
+type infoJSON struct {
+	Type     any           `json:"type"`
+	Version  uint32        `json:"version"`
+	Checksum uint32        `json:"checksum"`
+	FileSize uint64        `json:"file_size"`
+	TypeExt  string        `json:"type_ext"`
+	Sections []sectionJSON `json:"sections"`
+}
+
+type sectionJSON struct {
+	Index    int    `json:"index"`
+	Type     uint8  `json:"type"`
+	Flags    uint8  `json:"flags"`
+	Pointer  uint64 `json:"pointer"`
+	CSize    uint32 `json:"csize"`
+	USize    uint32 `json:"usize"`
+	Checksum uint32 `json:"checksum"`
+}
+
+func runInfo(e *env, args []string) int {
+	c := infoCmd
+	fs := c.newFlagSet(e)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.usageError(e, "want exactly one FILE")
+	}
+	r, err := bpx.OpenReader(pos[0])
+	if err != nil {
+		return c.fail(e, err)
+	}
+	defer r.Close()
+	if *asJSON {
+		out := infoJSON{Type: typeByte(r.Header.Type), Version: r.Header.Version, Checksum: r.Header.Checksum,
+			FileSize: r.Header.FileSize, TypeExt: hex.EncodeToString(r.Header.TypeExt[:]), Sections: []sectionJSON{}}
+		for _, s := range r.Sections {
+			out.Sections = append(out.Sections, sectionJSON{s.Index, s.Type, s.Flags, s.Pointer, s.CSize, s.USize, s.Checksum})
+		}
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return c.fail(e, err)
+		}
+		return exitOK
+	}
+	printInfo(e.Stdout, pos[0], &r.Reader)
+	return exitOK
+}
+
+// typeByte is the type byte as a one-character string when printable, else
+// its number.
+func typeByte(t uint8) any {
+	if t >= 0x21 && t < 0x7F {
+		return string(rune(t))
+	}
+	return t
+}
+
+func printInfo(w io.Writer, name string, r *bpx.Reader) {
+	h := &r.Header
+	tname := typeNames[h.Type]
+	if tname == "" {
+		tname = "unknown type"
+	}
+	fmt.Fprintf(w, "file:      %s (%d bytes)\n", name, r.Size())
+	fmt.Fprintf(w, "type:      %s (%s)\n", quoteType(h.Type), tname)
+	fmt.Fprintf(w, "version:   %d\n", h.Version)
+	fmt.Fprintf(w, "checksum:  %#x\n", h.Checksum)
+	fmt.Fprintf(w, "file size: %d\n", h.FileSize)
+	fmt.Fprintf(w, "type ext:  %s\n", hex.EncodeToString(h.TypeExt[:]))
+	if d := typeExtDescribers[h.Type]; d != nil {
+		fmt.Fprintf(w, "           %s\n", d(h.TypeExt))
+	}
+	fmt.Fprintf(w, "sections:  %d\n", len(r.Sections))
+	if len(r.Sections) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%6s  %-20s  %-16s  %10s  %10s  %10s  %10s\n", "index", "type", "flags", "pointer", "csize", "usize", "checksum")
+	for _, s := range r.Sections {
+		fmt.Fprintf(w, "%6d  %-20s  %-16s  %10d  %10d  %10d  %#10x\n",
+			s.Index, sectionType(s.Type), flagNames(s.Flags), s.Pointer, s.CSize, s.USize, s.Checksum)
+	}
+}
+
+func quoteType(t uint8) string {
+	if s, ok := typeByte(t).(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%#02x", t)
+}
+
+func sectionType(t uint8) string {
+	if n := sectionTypeNames[t]; n != "" {
+		return fmt.Sprintf("%#02x %s", t, n)
+	}
+	return fmt.Sprintf("%#02x", t)
+}
+
+func flagNames(f uint8) string {
+	var parts []string
+	for _, x := range []struct {
+		bit  uint8
+		name string
+	}{{bpx.FlagZlib, "zlib"}, {bpx.FlagXZ, "xz"}, {bpx.FlagCRC32, "crc32"}, {bpx.FlagWeak, "weak"}} {
+		if f&x.bit != 0 {
+			parts = append(parts, x.name)
+			f &^= x.bit
+		}
+	}
+	if f != 0 {
+		parts = append(parts, fmt.Sprintf("%#02x", f))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ",")
+}

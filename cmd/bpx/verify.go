@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gobpx/bpx"
+)
+
+var verifyCmd = &command{
+	Name:    "verify",
+	Summary: "check header and section checksums, decompress every section, check package tables",
+	Usage:   "[-q] FILE...",
+}
+
+func init() {
+	verifyCmd.Run = runVerify
+	register(verifyCmd)
+}
+
+// typeCheckers check type-level consistency (e.g. a package's object table)
+// of an opened container; registered per BPX type (see typeext.go).
+var typeCheckers = map[uint8]func(r *bpx.Reader) error{}
+
+func runVerify(e *env, args []string) int {
+	c := verifyCmd
+	fs := c.newFlagSet(e)
+	quiet := fs.Bool("q", false, "no progress bar")
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
+		return status
+	}
+	if len(pos) == 0 {
+		return c.usageError(e, "want at least one FILE")
+	}
+	failed := false
+	for _, name := range pos {
+		problems := verifyFile(e, name, *quiet)
+		for _, p := range problems {
+			fmt.Fprintf(e.Stderr, "%s: %v\n", name, p)
+		}
+		if len(problems) > 0 {
+			failed = true
+			fmt.Fprintf(e.Stdout, "%s: FAILED (%d problems)\n", name, len(problems))
+		} else {
+			fmt.Fprintf(e.Stdout, "%s: ok\n", name)
+		}
+	}
+	if failed {
+		return exitFail
+	}
+	return exitOK
+}
+
+// verifyFile returns every problem found in the named file: a file that
+// does not open is one problem; otherwise each failing section is one.
+func verifyFile(e *env, name string, quiet bool) []error {
+	r, err := bpx.OpenReader(name)
+	if err != nil {
+		return []error{err}
+	}
+	defer r.Close()
+	var total int64
+	for _, s := range r.Sections {
+		total += int64(s.StoredSize())
+	}
+	bar := newProgress(e, quiet, total, "verifying")
+	defer bar.Done()
+	var problems []error
+	for _, s := range r.Sections {
+		if err := verifySection(s); err != nil {
+			problems = append(problems, err)
+		}
+		bar.Add(int64(s.StoredSize()))
+	}
+	if check := typeCheckers[r.Header.Type]; check != nil && len(problems) == 0 {
+		if err := check(&r.Reader); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return problems
+}
+
+func verifySection(s *bpx.Section) error {
+	rc, err := s.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
+}
