@@ -23,6 +23,22 @@ calls (*os.File, *bytes.Reader and *strings.Reader do).
 Sections are found by position (Reader.Sections, 0-based as in the section
 table) or by type (Reader.FindSection, Reader.SectionsOfType).
 
+# Writing
+
+NewWriter writes a container: CreateSection adds sections in table order,
+each stored raw, zlib- or xz-compressed (with a size threshold under which it
+stays raw, and a fallback to raw when compression does not help) and
+checksummed (weak, the reference CRC32 variant, or IEEE CRC-32). Close lays
+the file out like the reference SDK. Section bodies beyond a threshold are
+spooled to temporary files, so memory stays bounded whatever the section
+sizes, and finished sections are compressed in parallel. The output is
+deterministic for the same input and options.
+
+Rewrite copies a container while replacing, inserting or removing sections,
+copying untouched sections byte for byte; SaveFile replaces a file
+atomically (temporary file, fsync, rename), so a crash mid-save never
+damages the original.
+
 # Compatibility with the reference SDK
 
   - CRC32 (flag 0x04): the reference SDK computes a non-standard CRC32
