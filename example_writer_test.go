@@ -52,3 +52,53 @@ func ExampleNewWriter() {
 	// section 0: type 1, xz false, 12 bytes, starts "hello, world"
 	// section 1: type 2, xz true, 160000 bytes, starts "moddable ass"
 }
+
+func ExampleRewrite() {
+	// A container with two sections.
+	var orig bytes.Buffer
+	w := bpx.NewWriter(&orig, bpx.WithType('P'))
+	for i, text := range []string{"texture data", "old script"} {
+		s, _ := w.CreateSection(uint8(i+1), bpx.SectionOptions{Checksum: bpx.ChecksumCRC32})
+		io.WriteString(s, text)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	src, err := bpx.NewReader(bytes.NewReader(orig.Bytes()), int64(orig.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// A mod replaces the script and adds a section; the texture is copied
+	// byte for byte. To modify a file in place, run this inside SaveFile.
+	var modded bytes.Buffer
+	err = bpx.Rewrite(&modded, src, func(e *bpx.Editor) error {
+		err := e.Replace(1, 2, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, func(w io.Writer) error {
+			_, err := io.WriteString(w, "new script")
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return e.Append(3, bpx.SectionOptions{}, func(w io.Writer) error {
+			_, err := io.WriteString(w, "extra")
+			return err
+		})
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	r, err := bpx.NewReader(bytes.NewReader(modded.Bytes()), int64(modded.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, sec := range r.Sections {
+		data, _ := sec.Data()
+		fmt.Printf("%d: %s\n", sec.Type, data)
+	}
+	// Output:
+	// 1: texture data
+	// 2: new script
+	// 3: extra
+}

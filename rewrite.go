@@ -66,8 +66,10 @@ func decodedSize(s *Section) (uint32, error) {
 // starts as the source's sections in table order, each copied byte for byte;
 // positions are indexes into the current plan, so they shift as sections
 // are removed or inserted, like slice indexes.
+//
+// The Editor is only valid inside the edit function given to Rewrite; the
+// content functions it records run afterwards, in table order.
 type Editor struct {
-	src     *Reader
 	items   []editItem
 	typ     *uint8
 	typeExt *[16]byte
@@ -163,7 +165,7 @@ func (e *Editor) SetTypeExt(ext [16]byte) { e.typeExt = &ext }
 // To modify a file in place, combine it with SaveFile, which replaces the
 // file only once the new container is completely written.
 func Rewrite(dst io.Writer, src *Reader, edit func(e *Editor) error, opts ...WriterOption) error {
-	ed := &Editor{src: src, items: make([]editItem, len(src.Sections))}
+	ed := &Editor{items: make([]editItem, len(src.Sections))}
 	for i, s := range src.Sections {
 		ed.items[i] = editItem{orig: s}
 	}

@@ -21,6 +21,7 @@ const (
 	CompressXZ
 )
 
+// String returns the method's name: "none", "zlib" or "xz".
 func (c Compression) String() string {
 	switch c {
 	case CompressNone:
@@ -50,6 +51,8 @@ const (
 	ChecksumStandardCRC32
 )
 
+// String returns the checksum's name: "none", "weak", "crc32" (the
+// reference variant) or "crc32-ieee".
 func (c Checksum) String() string {
 	switch c {
 	case ChecksumNone:
@@ -123,11 +126,14 @@ func (o *SectionOptions) checkFlag() uint8 {
 	return 0
 }
 
-// Defaults of the writer's memory use; see WithSpoolThreshold and
-// WithMemoryLimit.
+// Defaults of the writer's memory use.
 const (
+	// DefaultSpoolThreshold is the default of WithSpoolThreshold: 8 MiB
+	// of one body in memory before it moves to a temporary file.
 	DefaultSpoolThreshold = 8 << 20
-	DefaultMemoryLimit    = 64 << 20
+	// DefaultMemoryLimit is the default of WithMemoryLimit: 64 MiB of
+	// finished bodies in memory waiting for Close.
+	DefaultMemoryLimit = 64 << 20
 )
 
 // WriterOption configures NewWriter (and Rewrite).
@@ -172,15 +178,15 @@ func WithVersion(v uint32) WriterOption { return func(c *writerConfig) { c.versi
 
 // WithSpoolThreshold sets how many bytes of one section body (as written,
 // and again as compressed) are kept in memory before the body moves to a
-// temporary file (default DefaultSpoolThreshold). 0 spools every
-// non-empty body to disk.
+// temporary file (default DefaultSpoolThreshold). 0 (or less) spools
+// every non-empty body to disk.
 func WithSpoolThreshold(n int64) WriterOption {
 	return func(c *writerConfig) { c.spoolThreshold = n }
 }
 
 // WithMemoryLimit sets how many bytes of finished in-memory section bodies
 // wait in memory for Close (default DefaultMemoryLimit); bodies beyond it
-// are appended to one temporary file.
+// are appended to one temporary file. 0 (or less) keeps none in memory.
 func WithMemoryLimit(n int64) WriterOption { return func(c *writerConfig) { c.memoryLimit = n } }
 
 // WithTempDir sets the directory of the temporary files (default
@@ -188,6 +194,7 @@ func WithMemoryLimit(n int64) WriterOption { return func(c *writerConfig) { c.me
 func WithTempDir(dir string) WriterOption { return func(c *writerConfig) { c.tempDir = dir } }
 
 // WithConcurrency sets how many sections are compressed at the same time
-// (default GOMAXPROCS). 1 still compresses a finished section while the
-// caller writes the next one.
+// (default GOMAXPROCS; less than 1 means 1). 1 still compresses a
+// finished section while the caller writes the next one. Each worker holds
+// up to two bodies' worth of WithSpoolThreshold in memory.
 func WithConcurrency(n int) WriterOption { return func(c *writerConfig) { c.concurrency = n } }
