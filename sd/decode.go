@@ -63,7 +63,7 @@ func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
 	}
-	d.objChunk, d.valChunk, d.keyChunk = 4, 16, 16
+	d.vals.chunk, d.keys.chunk = 16, 16
 	o, err := d.object(1)
 	if err != nil {
 		return nil, 0, err
@@ -79,14 +79,10 @@ type decoder struct {
 	budget   int
 
 	// Slabs the decoded containers are carved from, so that a document
-	// costs a few allocations instead of three per object. The *Chunk
-	// fields are the next slab sizes: they double up to maxChunk, and a
-	// slab never exceeds what the remaining input could fill.
-	objChunk, valChunk, keyChunk int
-
-	objs []Object
-	vals []Value
-	keys []uint64
+	// costs a few allocations instead of three per object.
+	objs slab[Object]
+	vals slab[Value]
+	keys slab[uint64]
 	// strs holds a copy of the input from the first string on; String
 	// values are substrings of it (one allocation for all strings).
 	strs    string
@@ -95,40 +91,29 @@ type decoder struct {
 
 const maxChunk = 4096
 
-// slabSize returns the size of a new slab that must hold n items, and
-// doubles *chunk.
-func (d *decoder) slabSize(n int, chunk *int) int {
-	size := max(n, min(*chunk, len(d.data)-d.pos))
-	*chunk = min(*chunk*2, maxChunk)
-	return size
+// slab hands out pieces of larger allocations. Its next allocation size
+// doubles up to maxChunk, and never exceeds what the remaining input could
+// fill (each item consumes at least one input byte).
+type slab[T any] struct {
+	buf   []T
+	chunk int
+}
+
+// take reserves room for n items and returns it as an empty slice of
+// capacity n; left is the number of input bytes not yet decoded.
+func (s *slab[T]) take(n, left int) []T {
+	if cap(s.buf)-len(s.buf) < n {
+		s.chunk = max(s.chunk, 4)
+		s.buf = make([]T, 0, max(n, min(s.chunk, left)))
+		s.chunk = min(s.chunk*2, maxChunk)
+	}
+	i := len(s.buf)
+	s.buf = s.buf[:i+n]
+	return s.buf[i : i : i+n]
 }
 
 func (d *decoder) newObject() *Object {
-	if len(d.objs) == cap(d.objs) {
-		d.objs = make([]Object, 0, d.slabSize(1, &d.objChunk))
-	}
-	d.objs = d.objs[:len(d.objs)+1]
-	return &d.objs[len(d.objs)-1]
-}
-
-// takeVals reserves room for n values: an empty slice of capacity n.
-func (d *decoder) takeVals(n int) []Value {
-	if cap(d.vals)-len(d.vals) < n {
-		d.vals = make([]Value, 0, d.slabSize(n, &d.valChunk))
-	}
-	i := len(d.vals)
-	d.vals = d.vals[:i+n]
-	return d.vals[i : i : i+n]
-}
-
-// takeKeys reserves room for n keys, like takeVals.
-func (d *decoder) takeKeys(n int) []uint64 {
-	if cap(d.keys)-len(d.keys) < n {
-		d.keys = make([]uint64, 0, d.slabSize(n, &d.keyChunk))
-	}
-	i := len(d.keys)
-	d.keys = d.keys[:i+n]
-	return d.keys[i : i : i+n]
+	return &d.objs.take(1, len(d.data)-d.pos)[:1][0]
 }
 
 // str returns the input bytes [start, end) as a string.
@@ -178,8 +163,8 @@ func (d *decoder) object(depth int) (*Object, error) {
 		return o, nil
 	}
 	c := min(n, (len(d.data)-d.pos)/minEntrySize)
-	o.keys = d.takeKeys(c)
-	o.vals = d.takeVals(c)
+	o.keys = d.keys.take(c, len(d.data)-d.pos)
+	o.vals = d.vals.take(c, len(d.data)-d.pos)
 	var hasDebug bool
 	for range n {
 		if len(d.data)-d.pos < minEntrySize {
@@ -216,7 +201,7 @@ func (d *decoder) array(depth int) (Value, error) {
 	d.pos++
 	a := d.newObject()
 	if n > 0 {
-		a.vals = d.takeVals(min(n, (len(d.data)-d.pos)/minElemSize))
+		a.vals = d.vals.take(min(n, (len(d.data)-d.pos)/minElemSize), len(d.data)-d.pos)
 	}
 	for range n {
 		v, err := d.value(depth)

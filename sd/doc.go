@@ -35,9 +35,11 @@
 //     unlike the reference's counter, which [DecodeOptions.ContainerBudget]
 //     reproduces when parity matters ([ReferenceMaxDepth] = 16);
 //   - memory: counts are one byte and are never trusted beyond the bytes
-//     left, and every decoded value consumes at least one input byte, so a
-//     decoded document takes at most about 40 bytes of memory per input
-//     byte;
+//     left, and every decoded value consumes at least one input byte, so
+//     decoding allocates at most 128 bytes per input byte plus a small
+//     constant (about 56 for the worst shapes, arrays of empty arrays; a
+//     typical document takes about 7). String values share one copy of
+//     the input, which they keep alive;
 //   - time: linear in the input, plus a scan of at most 255 keys per
 //     property for duplicate detection.
 //
