@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gobpx/bpx/sd"
 )
 
 // fuzzDecoder has a small name map and, when the samples are present, the
@@ -58,4 +60,38 @@ func fuzzSeeds(f *testing.F, d *Decoder) [][]byte {
 		}
 	}
 	return append(seeds, generatedSeeds(f, d)...)
+}
+
+// FuzzFromSD feeds BPXSD bytes to FromSD: it must fail cleanly or give a
+// tree that converts back to the same tree.
+func FuzzFromSD(f *testing.F) {
+	for _, tree := range []*Block{sectionTree(), genTree(1, genOptions{blocks: 5, params: 3, oddNames: true, nanBits: true, maxDepth: 3})} {
+		o, err := ToSD(tree)
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := sd.Encode(o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := sd.Decode(data)
+		if err != nil {
+			return
+		}
+		b, err := FromSD(o)
+		if err != nil {
+			return
+		}
+		o2, err := ToSD(b)
+		if err != nil {
+			t.Fatalf("ToSD of a FromSD tree: %v", err)
+		}
+		b2, err := FromSD(o2)
+		if err != nil || !Equal(b, b2) {
+			t.Fatalf("SD round trip: %v", err)
+		}
+	})
 }
