@@ -1,0 +1,53 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gobpx/bpx"
+)
+
+var (
+	// ErrNotPackage is returned when a container's Type byte is not 'P'.
+	// It also matches bpx.ErrFormat.
+	ErrNotPackage = errors.New("pack: not a package (type byte is not 'P')")
+
+	// ErrInsecurePath is returned by Unpack (and by the fs.FS methods,
+	// as fs.ErrNotExist) for an object name that is not a valid, unique,
+	// relative fs path: absolute, containing "..", empty, a duplicate or
+	// both a file and a directory. Such objects stay readable through
+	// Package.Objects and Package.OpenObject.
+	ErrInsecurePath = errors.New("pack: insecure or invalid object path")
+
+	// ErrObjectRange is returned when an object's Start, Offset or Size
+	// points outside the package's data sections (the reference SDK
+	// silently truncates or hangs on such objects). It also matches
+	// bpx.ErrFormat.
+	ErrObjectRange = errors.New("pack: object data out of range")
+)
+
+// ObjectError reports a problem with one object of a package. It matches its
+// Err and, unless Err is ErrInsecurePath, bpx.ErrFormat.
+type ObjectError struct {
+	Index int    // the object's position in the object table
+	Name  string // the object's name, as far as it could be read
+	What  string // what is wrong
+	Err   error  // ErrObjectRange, ErrInsecurePath or an underlying error
+}
+
+func (e *ObjectError) Error() string {
+	return fmt.Sprintf("pack: object %d (%q): %s", e.Index, e.Name, e.What)
+}
+
+// Unwrap returns Err.
+func (e *ObjectError) Unwrap() error { return e.Err }
+
+// Is reports whether target is bpx.ErrFormat for malformed objects.
+func (e *ObjectError) Is(target error) bool {
+	return target == bpx.ErrFormat && e.Err != ErrInsecurePath
+}
+
+// formatError returns a container-level *bpx.FormatError.
+func formatError(off int64, format string, args ...any) error {
+	return bpx.NewFormatError(off, format, args...)
+}

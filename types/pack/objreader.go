@@ -1,0 +1,277 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gobpx/bpx"
+)
+
+// segment is the part of an object stored in one section.
+type segment struct {
+	sec   int    // section-table index
+	off   uint64 // offset in the section's uncompressed bytes
+	n     uint64 // bytes of the object in this section
+	start uint64 // offset of these bytes in the object
+	mode  accessMode
+}
+
+type accessMode uint8
+
+const (
+	accessDirect accessMode = iota // raw section read in place with ReadAt
+	accessCached                   // whole section decoded (and verified) through the cache
+	accessStream                   // too large to cache: decoded sequentially
+)
+
+// segments locates the bytes of o: from (Start, Offset) onward, continuing
+// at offset 0 of the following sections (the following data sections for
+// revision 1) until Size bytes are found. Every section must be a data
+// section; anything out of range is an *ObjectError matching ErrObjectRange.
+func (p *Package) segments(o *Object) ([]segment, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	var segs []segment
+	pos, off, rem := o.pos, uint64(o.Offset), o.Size
+	chainLen := len(p.Reader.Sections)
+	if p.chain != nil {
+		chainLen = len(p.chain)
+	}
+	for rem > 0 {
+		if pos < 0 || pos >= chainLen {
+			what := fmt.Sprintf("start section %d does not exist (%d sections)", o.Start, len(p.Reader.Sections))
+			if len(segs) > 0 || pos != o.pos {
+				what = fmt.Sprintf("data ends %d bytes short of the object's size %d", rem, o.Size)
+			}
+			return nil, p.objectError(o, what, ErrObjectRange)
+		}
+		sec := pos
+		if p.chain != nil {
+			sec = p.chain[pos]
+		}
+		s := p.Reader.Sections[sec]
+		if s.Type != p.dataTyp {
+			return nil, p.objectError(o, fmt.Sprintf("data continues into section %d of type %d, not a data section", sec, s.Type), ErrObjectRange)
+		}
+		size := p.secSize[sec]
+		if off > size {
+			return nil, p.objectError(o, fmt.Sprintf("offset %d is beyond the end of section %d (%d bytes)", off, sec, size), ErrObjectRange)
+		}
+		if n := min(rem, size-off); n > 0 {
+			segs = append(segs, segment{sec: sec, off: off, n: n, start: o.Size - rem, mode: p.accessMode(s)})
+			rem -= n
+		}
+		pos++
+		off = 0
+	}
+	return segs, nil
+}
+
+func (p *Package) objectError(o *Object, what string, err error) error {
+	return &ObjectError{Index: o.Index, Name: o.Name, What: what, Err: err}
+}
+
+func (p *Package) accessMode(s *bpx.Section) accessMode {
+	size := int64(p.secSize[s.Index])
+	if !s.Compressed() {
+		if s.Flags&(bpx.FlagCRC32|bpx.FlagWeak) == 0 || size > p.cache.maxEntry() {
+			return accessDirect
+		}
+		return accessCached
+	}
+	if size > p.cache.maxEntry() || (p.Revision == 0 && s.USize == 0 && size == 0) {
+		return accessStream
+	}
+	return accessCached
+}
+
+// ObjectReader reads one object. It implements io.Reader, io.Seeker,
+// io.ReaderAt and io.Closer. ReadAt may be called concurrently; Read and
+// Seek share a position and must not be.
+//
+// Bytes of compressed sections and of small checksummed raw sections come
+// from the Package's section cache, so the section is decompressed and
+// verified once for all objects in it. Large raw sections are read in place
+// without checksum verification (Package.Verify checks them). Compressed
+// sections too large for the cache are decoded sequentially: reading
+// backwards in them restarts the decoder.
+type ObjectReader struct {
+	p    *Package
+	obj  *Object
+	segs []segment
+	pos  int64
+
+	closed atomic.Bool
+	mu     sync.Mutex // guards the stream state
+	st     io.ReadCloser
+	stSec  int
+	stPos  uint64
+}
+
+// OpenObject returns a reader of the object at index i of Objects, whatever
+// its name. Its data is located first: an object whose Start, Offset or Size
+// leads outside the data sections fails here with ErrObjectRange.
+func (p *Package) OpenObject(i int) (*ObjectReader, error) {
+	if i < 0 || i >= len(p.objects) {
+		return nil, fmt.Errorf("pack: object index %d out of range [0, %d)", i, len(p.objects))
+	}
+	o := &p.objects[i]
+	segs, err := p.segments(o)
+	if err != nil {
+		return nil, err
+	}
+	return &ObjectReader{p: p, obj: o, segs: segs}, nil
+}
+
+// Object returns the table entry of the object being read.
+func (r *ObjectReader) Object() *Object { return r.obj }
+
+// Size returns the object's size.
+func (r *ObjectReader) Size() int64 { return int64(r.obj.Size) }
+
+// Read reads the next bytes of the object.
+func (r *ObjectReader) Read(b []byte) (int, error) {
+	if r.pos >= r.Size() {
+		if r.closed.Load() {
+			return 0, errClosed
+		}
+		return 0, io.EOF
+	}
+	n, err := r.ReadAt(b, r.pos)
+	r.pos += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+// Seek sets the position of the next Read, as io.Seeker describes.
+func (r *ObjectReader) Seek(offset int64, whence int) (int64, error) {
+	if r.closed.Load() {
+		return 0, errClosed
+	}
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += r.pos
+	case io.SeekEnd:
+		offset += r.Size()
+	default:
+		return 0, errors.New("pack: Seek: invalid whence")
+	}
+	if offset < 0 {
+		return 0, errors.New("pack: Seek: negative position")
+	}
+	r.pos = offset
+	return offset, nil
+}
+
+// ReadAt reads len(b) bytes of the object from offset off, as io.ReaderAt
+// describes.
+func (r *ObjectReader) ReadAt(b []byte, off int64) (int, error) {
+	if r.closed.Load() {
+		return 0, errClosed
+	}
+	if off < 0 {
+		return 0, errors.New("pack: ReadAt: negative offset")
+	}
+	size := r.Size()
+	if off >= size {
+		return 0, io.EOF
+	}
+	want := len(b)
+	if int64(want) > size-off {
+		b = b[:size-off]
+	}
+	i := sort.Search(len(r.segs), func(i int) bool { return r.segs[i].start+r.segs[i].n > uint64(off) })
+	n := 0
+	for n < len(b) && i < len(r.segs) {
+		sg := &r.segs[i]
+		rel := uint64(off) + uint64(n) - sg.start
+		m := int(min(uint64(len(b)-n), sg.n-rel))
+		if err := r.readSegment(sg, b[n:n+m], sg.off+rel); err != nil {
+			return n, err
+		}
+		n += m
+		i++
+	}
+	if n < want {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readSegment fills b from section sg.sec at uncompressed offset at.
+func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
+	s := r.p.Reader.Sections[sg.sec]
+	switch sg.mode {
+	case accessDirect:
+		_, err := s.ReadAt(b, int64(at))
+		if err == io.EOF {
+			err = &bpx.FormatError{Offset: int64(at), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
+		}
+		return err
+	case accessCached:
+		data, err := r.p.cache.get(sg.sec, s.Data)
+		if err != nil {
+			return err
+		}
+		if at+uint64(len(b)) > uint64(len(data)) {
+			return r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sg.sec, len(data)), ErrObjectRange)
+		}
+		copy(b, data[at:])
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil || r.stSec != sg.sec || r.stPos > at {
+		if r.st != nil {
+			r.st.Close()
+			r.st = nil
+		}
+		st, err := s.Open()
+		if err != nil {
+			return err
+		}
+		r.st, r.stSec, r.stPos = st, sg.sec, 0
+	}
+	if gap := at - r.stPos; gap > 0 {
+		k, err := io.CopyN(io.Discard, r.st, int64(gap))
+		r.stPos += uint64(k)
+		if err != nil {
+			return r.streamErr(sg, err)
+		}
+	}
+	k, err := io.ReadFull(r.st, b)
+	r.stPos += uint64(k)
+	if err != nil {
+		return r.streamErr(sg, err)
+	}
+	return nil
+}
+
+func (r *ObjectReader) streamErr(sg *segment, err error) error {
+	r.st.Close()
+	r.st = nil
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return &bpx.FormatError{Offset: int64(r.stPos), Section: sg.sec, What: "section decoded to fewer bytes than the object needs", Err: io.ErrUnexpectedEOF}
+	}
+	return err
+}
+
+// Close releases the reader's decoder. Reads after Close fail.
+func (r *ObjectReader) Close() error {
+	r.closed.Store(true)
+	r.mu.Lock()
+	if r.st != nil {
+		r.st.Close()
+		r.st = nil
+	}
+	r.mu.Unlock()
+	return nil
+}

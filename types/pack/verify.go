@@ -1,0 +1,57 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// maxVerifyErrors bounds how many object problems Verify reports.
+const maxVerifyErrors = 20
+
+// Verify checks the package's structure without reading object data: every
+// object's name can be read, its Start, Offset and Size lie inside a run of
+// data sections (*ObjectError matching ErrObjectRange and bpx.ErrFormat),
+// its name is a valid, unique fs path (*ObjectError matching
+// ErrInsecurePath), and the metadata, if any, decodes. It reports up to 20
+// problems joined with errors.Join. Section checksums and compressed streams
+// are not read: verify those at the container level (every section's
+// Section.Open to EOF).
+func (p *Package) Verify() error {
+	var errs []error
+	add := func(err error) bool {
+		errs = append(errs, err)
+		return len(errs) < maxVerifyErrors
+	}
+	for i := range p.objects {
+		o := &p.objects[i]
+		if o.NameErr != nil {
+			if !add(p.objectError(o, "bad name: "+o.NameErr.Error(), o.NameErr)) {
+				break
+			}
+			continue
+		}
+		if _, err := p.segments(o); err != nil && !add(err) {
+			break
+		}
+	}
+	if len(errs) < maxVerifyErrors {
+		bad := p.index().bad
+		idx := make([]int, 0, len(bad))
+		for i := range bad {
+			if p.objects[i].NameErr == nil {
+				idx = append(idx, i)
+			}
+		}
+		sort.Ints(idx)
+		for _, i := range idx {
+			if !add(p.objectError(&p.objects[i], fmt.Sprintf("name refused for extraction: %s", bad[i]), ErrInsecurePath)) {
+				break
+			}
+		}
+	}
+	if _, err := p.Metadata(); err != nil {
+		errs = append(errs, fmt.Errorf("pack: metadata: %w", err))
+	}
+	return errors.Join(errs...)
+}
