@@ -1,0 +1,31 @@
+package texture
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gobpx/bpx"
+)
+
+// Sentinel errors, usable with errors.Is.
+var (
+	// ErrFormat is matched by every error Read and ParseTypeExt return for
+	// a malformed texture, together with bpx.ErrFormat.
+	ErrFormat = errors.New("texture: invalid texture file")
+	// ErrInvalid is matched by the errors of New, FromImage, FromImages,
+	// Validate and Write: the texture cannot be built or stored as given.
+	ErrInvalid = errors.New("texture: invalid texture")
+)
+
+type bpxFormatError = bpx.FormatError
+
+// formatErr returns a *bpx.FormatError matching ErrFormat. section is the
+// 0-based section index, or -1 for a file offset.
+func formatErr(section int, off int64, format string, args ...any) error {
+	return &bpx.FormatError{Offset: off, Section: section, What: fmt.Sprintf(format, args...), Err: ErrFormat}
+}
+
+// invalidf returns an error wrapping ErrInvalid.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("texture: "+format+": %w", append(args, ErrInvalid)...)
+}
