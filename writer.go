@@ -213,11 +213,16 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 		in.Remove()
 		return
 	}
-	// The checksum is computed beside the compression, on another core
-	// when one is free, so it costs the single-section case no time.
+	// The checksum of a large section is computed beside the compression,
+	// on another core when one is free, so it costs no time when a single
+	// section is written; a small one's is not worth a goroutine.
 	sum := sectionSum{kind: o.Checksum}
 	sumErr := make(chan error, 1)
-	go func() { sumErr <- sum.of(in) }()
+	if o.Checksum == ChecksumNone || in.Size() < 64<<10 {
+		sumErr <- sum.of(in)
+	} else {
+		go func() { sumErr <- sum.of(in) }()
+	}
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
 	flag, err := compressBody(in, out, o)
 	if serr := <-sumErr; err == nil {
