@@ -11,7 +11,9 @@
 // the kinds 1 to 5 with the engine's layout. [WriteText] and [ParseText]
 // handle the engine's text syntax, [WriteJSON] the JSON of wt_blk (with
 // its duplicate-merging mode), and [WriteTypedJSON] / [ParseTypedJSON] a
-// lossless typed JSON.
+// lossless typed JSON. [ToSD] and [FromSD] map a tree to BPXSD and back
+// without loss (a flat block list, lists chunked beyond BPXSD's 255
+// entries), and [WriteBPX] / [ReadBPX] store it in a BPX container.
 //
 // Deviations from wt_blk, all as the engine does it: the names size is
 // present only when the names count is not 0; SLIM files may carry local
