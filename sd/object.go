@@ -148,6 +148,53 @@ func (o *Object) SetName(name string) bool {
 	return true
 }
 
+// ResolveNames records each of names as the name of the key it hashes to,
+// in o and in every Object nested in it (through Arrays too), and returns
+// how many keys got a name. It recovers the names of files written without
+// a __debug__ array when the candidate names are known.
+func (o *Object) ResolveNames(names ...string) int {
+	hashes := make([]uint64, len(names))
+	for i, n := range names {
+		hashes[i] = Hash(n)
+	}
+	return o.resolveNames(names, hashes, 0)
+}
+
+func (o *Object) resolveNames(names []string, hashes []uint64, depth int) int {
+	count := 0
+	for i, k := range o.keys {
+		for j, h := range hashes {
+			if h == k && names[j] != "" && o.nameAt(i) != names[j] {
+				o.setName(i, names[j])
+				count++
+				break
+			}
+		}
+	}
+	if depth >= DefaultMaxDepth { // values built in memory may nest deeper
+		return count
+	}
+	for _, v := range o.vals {
+		count += v.resolveNames(names, hashes, depth+1)
+	}
+	return count
+}
+
+func (v Value) resolveNames(names []string, hashes []uint64, depth int) int {
+	count := 0
+	switch v.kind {
+	case KindObject:
+		count += v.ref.resolveNames(names, hashes, depth)
+	case KindArray:
+		for _, e := range v.ref.vals {
+			if depth < DefaultMaxDepth {
+				count += e.resolveNames(names, hashes, depth+1)
+			}
+		}
+	}
+	return count
+}
+
 // All iterates over the properties in order, yielding each key hash and
 // value. It includes a __debug__ property if the object has one.
 func (o *Object) All() iter.Seq2[uint64, Value] {
