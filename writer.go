@@ -282,6 +282,11 @@ func (w *Writer) Close() error {
 	w.endSection()
 	w.wg.Wait()
 	err := w.failure()
+	if err == nil && w.cfg.version != Version1 && w.cfg.version != Version2 {
+		// Version 0 readers expect the draft layout, later ones are
+		// unknown: neither is what this Writer writes.
+		err = fmt.Errorf("%w: writing version %d (only 1 and 2)", ErrUnsupported, w.cfg.version)
+	}
 	if err == nil {
 		err = w.writeOut()
 	}

@@ -173,7 +173,8 @@ func WithType(t uint8) WriterOption { return func(c *writerConfig) { c.typ = t }
 func WithTypeExt(ext [16]byte) WriterOption { return func(c *writerConfig) { c.typeExt = ext } }
 
 // WithVersion sets the main header's Version (default CurrentVersion, 2).
-// The layout written is the same for versions 1 and 2.
+// The layout written is the same for versions 1 and 2; Close fails with
+// ErrUnsupported for any other version.
 func WithVersion(v uint32) WriterOption { return func(c *writerConfig) { c.version = v } }
 
 // WithSpoolThreshold sets how many bytes of one section body (as written,

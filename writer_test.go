@@ -553,3 +553,19 @@ func TestMemoryStaysBounded(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+func TestOnlyVersions1And2AreWritten(t *testing.T) {
+	for _, v := range []uint32{0, 3} {
+		dir := t.TempDir()
+		var out bytes.Buffer
+		w := bpx.NewWriter(&out, bpx.WithVersion(v), bpx.WithTempDir(dir), bpx.WithSpoolThreshold(0))
+		sw, _ := w.CreateSection(1, bpx.SectionOptions{})
+		sw.Write([]byte("data"))
+		if err := w.Close(); !errors.Is(err, bpx.ErrUnsupported) {
+			t.Errorf("version %d: Close = %v, want ErrUnsupported", v, err)
+		}
+		if out.Len() != 0 || len(dirEntries(t, dir)) != 0 {
+			t.Errorf("version %d: %d bytes written, files %v", v, out.Len(), dirEntries(t, dir))
+		}
+	}
+}
