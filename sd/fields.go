@@ -30,6 +30,35 @@ func (s *structInfo) indexOf(h uint64) int {
 	return -1
 }
 
+// typeFuncs caches one function per Go type, built on first use. A
+// recursive type gets an indirect function (made by wrap from a getter)
+// while its own is being built, as in encoding/json.
+type typeFuncs[F any] struct {
+	m sync.Map // reflect.Type -> F
+}
+
+func (c *typeFuncs[F]) get(t reflect.Type, build func(reflect.Type) F, wrap func(get func() F) F) F {
+	if f, ok := c.m.Load(t); ok {
+		return f.(F)
+	}
+	var (
+		wg sync.WaitGroup
+		f  F
+	)
+	wg.Add(1)
+	fi, loaded := c.m.LoadOrStore(t, wrap(func() F {
+		wg.Wait()
+		return f
+	}))
+	if loaded {
+		return fi.(F)
+	}
+	f = build(t)
+	wg.Done()
+	c.m.Store(t, f)
+	return f
+}
+
 var structCache sync.Map // reflect.Type -> *structInfo
 
 func cachedStructInfo(t reflect.Type) *structInfo {
@@ -114,7 +143,8 @@ func buildStructInfo(t reflect.Type) *structInfo {
 		}
 		current = next
 	}
-	// Keep the dominant field of each name, in declaration order.
+	// Keep the dominant field of each name, in declaration order, and of
+	// distinct names with the same hash only the first.
 	s := &structInfo{}
 	for i, c := range all {
 		dominant := true
@@ -128,7 +158,7 @@ func buildStructInfo(t reflect.Type) *structInfo {
 				break
 			}
 		}
-		if dominant {
+		if dominant && s.indexOf(c.hash) < 0 {
 			s.fields = append(s.fields, c.field)
 		}
 	}

@@ -88,110 +88,159 @@ var (
 	unmarshalerType = reflect.TypeFor[Unmarshaler]()
 )
 
-// marshalValue converts rv; depth is the depth an Object or Array made from
-// rv would have.
+// encFunc converts rv, a value of the type it was built for; depth is the
+// depth an Object or Array made from rv would have.
+type encFunc func(rv reflect.Value, depth int) (Value, error)
+
+var encCache typeFuncs[encFunc]
+
+// encoderFor returns the cached encFunc of t, building it on first use.
+func encoderFor(t reflect.Type) encFunc {
+	return encCache.get(t, newEncFunc, func(get func() encFunc) encFunc {
+		return func(rv reflect.Value, depth int) (Value, error) { return get()(rv, depth) }
+	})
+}
+
 func marshalValue(rv reflect.Value, depth int) (Value, error) {
-	if depth > DefaultMaxDepth+1 {
-		return Value{}, &EncodeError{Err: ErrDepth}
-	}
-	t := rv.Type()
+	return encoderFor(rv.Type())(rv, depth)
+}
+
+// maxMarshalDepth stops cyclic values; Encode then applies its own limit.
+const maxMarshalDepth = DefaultMaxDepth + 1
+
+func newEncFunc(t reflect.Type) encFunc {
 	switch {
 	case t == valueType:
-		return rv.Interface().(Value), nil
+		return func(rv reflect.Value, _ int) (Value, error) { return rv.Interface().(Value), nil }
 	case t == objectType:
-		o := rv.Interface().(Object)
-		return o.Value(), nil
-	case t.Implements(marshalerType):
-		if t.Kind() == reflect.Pointer && rv.IsNil() {
-			return Value{}, nil
+		return func(rv reflect.Value, _ int) (Value, error) {
+			o := rv.Interface().(Object)
+			return o.Value(), nil
 		}
-		return rv.Interface().(Marshaler).MarshalSD()
+	case t.Implements(marshalerType):
+		return func(rv reflect.Value, _ int) (Value, error) {
+			if t.Kind() == reflect.Pointer && rv.IsNil() {
+				return Value{}, nil
+			}
+			return rv.Interface().(Marshaler).MarshalSD()
+		}
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return Bool(rv.Bool()), nil
-	case reflect.Uint8:
-		return Uint8(uint8(rv.Uint())), nil
-	case reflect.Uint16:
-		return Uint16(uint16(rv.Uint())), nil
-	case reflect.Uint32:
-		return Uint32(uint32(rv.Uint())), nil
-	case reflect.Uint64, reflect.Uint:
-		return Uint64(rv.Uint()), nil
-	case reflect.Int8:
-		return Int8(int8(rv.Int())), nil
-	case reflect.Int16:
-		return Int16(int16(rv.Int())), nil
-	case reflect.Int32:
-		return Int32(int32(rv.Int())), nil
-	case reflect.Int64, reflect.Int:
-		return Int64(rv.Int()), nil
+		return func(rv reflect.Value, _ int) (Value, error) { return Bool(rv.Bool()), nil }
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint:
+		k := map[reflect.Kind]Kind{reflect.Uint8: KindUint8, reflect.Uint16: KindUint16,
+			reflect.Uint32: KindUint32, reflect.Uint64: KindUint64, reflect.Uint: KindUint64}[t.Kind()]
+		return func(rv reflect.Value, _ int) (Value, error) { return Value{kind: k, num: rv.Uint()}, nil }
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
+		k := map[reflect.Kind]Kind{reflect.Int8: KindInt8, reflect.Int16: KindInt16,
+			reflect.Int32: KindInt32, reflect.Int64: KindInt64, reflect.Int: KindInt64}[t.Kind()]
+		return func(rv reflect.Value, _ int) (Value, error) { return Value{kind: k, num: uint64(rv.Int())}, nil }
 	case reflect.Float32:
-		return Float32(float32(rv.Float())), nil
+		return func(rv reflect.Value, _ int) (Value, error) { return Float32(float32(rv.Float())), nil }
 	case reflect.Float64:
-		return Float64(rv.Float()), nil
+		return func(rv reflect.Value, _ int) (Value, error) { return Float64(rv.Float()), nil }
 	case reflect.String:
-		return String(rv.String()), nil
-	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
+		return func(rv reflect.Value, _ int) (Value, error) { return String(rv.String()), nil }
+	case reflect.Pointer:
+		elem := encoderFor(t.Elem())
+		return func(rv reflect.Value, depth int) (Value, error) {
+			if rv.IsNil() {
+				return Value{}, nil
+			}
+			return elem(rv.Elem(), depth)
+		}
+	case reflect.Interface:
+		return func(rv reflect.Value, depth int) (Value, error) {
+			if rv.IsNil() {
+				return Value{}, nil
+			}
+			return marshalValue(rv.Elem(), depth)
+		}
+	case reflect.Slice, reflect.Array:
+		return sequenceEncoder(t)
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String {
+			return mapEncoder(t)
+		}
+	case reflect.Struct:
+		return structEncoder(t)
+	}
+	return func(reflect.Value, int) (Value, error) { return Value{}, &UnsupportedTypeError{Type: t} }
+}
+
+func sequenceEncoder(t reflect.Type) encFunc {
+	elem := encoderFor(t.Elem())
+	return func(rv reflect.Value, depth int) (Value, error) {
+		if t.Kind() == reflect.Slice && rv.IsNil() {
 			return Value{}, nil
 		}
-		return marshalValue(rv.Elem(), depth)
-	case reflect.Slice:
-		if rv.IsNil() {
-			return Value{}, nil
+		if depth > maxMarshalDepth {
+			return Value{}, &EncodeError{Err: ErrDepth}
 		}
-		fallthrough
-	case reflect.Array:
 		vals := make([]Value, rv.Len())
 		for i := range vals {
-			v, err := marshalValue(rv.Index(i), depth+1)
+			v, err := elem(rv.Index(i), depth+1)
 			if err != nil {
 				return Value{}, prefixPath(err, "["+strconv.Itoa(i)+"]")
 			}
 			vals[i] = v
 		}
 		return Array(vals...), nil
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			break
-		}
+	}
+}
+
+func mapEncoder(t reflect.Type) encFunc {
+	elem := encoderFor(t.Elem())
+	return func(rv reflect.Value, depth int) (Value, error) {
 		if rv.IsNil() {
 			return Value{}, nil
+		}
+		if depth > maxMarshalDepth {
+			return Value{}, &EncodeError{Err: ErrDepth}
 		}
 		keys := rv.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.String(), b.String()) })
 		o := &Object{}
 		for _, k := range keys {
-			v, err := marshalValue(rv.MapIndex(k), depth+1)
+			v, err := elem(rv.MapIndex(k), depth+1)
 			if err != nil {
 				return Value{}, prefixPath(err, "."+k.String())
 			}
 			o.Set(k.String(), v)
 		}
 		return o.Value(), nil
-	case reflect.Struct:
-		return marshalStruct(rv, depth)
 	}
-	return Value{}, &UnsupportedTypeError{Type: t}
 }
 
-func marshalStruct(rv reflect.Value, depth int) (Value, error) {
-	info := cachedStructInfo(rv.Type())
-	o := &Object{keys: make([]uint64, 0, len(info.fields)), vals: make([]Value, 0, len(info.fields))}
-	for i := range info.fields {
-		f := &info.fields[i]
-		fv, ok := fieldByIndex(rv, f.index)
-		if !ok || (f.omitEmpty && isEmptyValue(fv)) {
-			continue
-		}
-		v, err := marshalValue(fv, depth+1)
-		if err != nil {
-			return Value{}, prefixPath(err, "."+f.name)
-		}
-		o.Set(f.name, v)
+func structEncoder(t reflect.Type) encFunc {
+	info := cachedStructInfo(t)
+	encs := make([]encFunc, len(info.fields))
+	for i, f := range info.fields {
+		encs[i] = encoderFor(t.FieldByIndex(f.index).Type)
 	}
-	return o.Value(), nil
+	n := len(info.fields)
+	return func(rv reflect.Value, depth int) (Value, error) {
+		if depth > maxMarshalDepth {
+			return Value{}, &EncodeError{Err: ErrDepth}
+		}
+		o := &Object{keys: make([]uint64, 0, n), vals: make([]Value, 0, n), names: make([]string, 0, n)}
+		for i := range info.fields {
+			f := &info.fields[i]
+			fv, ok := fieldByIndex(rv, f.index)
+			if !ok || (f.omitEmpty && isEmptyValue(fv)) {
+				continue
+			}
+			v, err := encs[i](fv, depth+1)
+			if err != nil {
+				return Value{}, prefixPath(err, "."+f.name)
+			}
+			o.keys = append(o.keys, f.hash)
+			o.vals = append(o.vals, v)
+			o.names = append(o.names, f.name)
+		}
+		return o.Value(), nil
+	}
 }
 
 // fieldByIndex follows index through embedded structs; ok is false when

@@ -5,7 +5,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"sync"
 )
 
 // UnmarshalTypeError describes a Value that cannot be stored in a Go value:
@@ -79,31 +78,13 @@ func unmarshalInto(src Value, rv reflect.Value) error {
 // for.
 type decFunc func(src Value, rv reflect.Value) error
 
-var decCache sync.Map // reflect.Type -> decFunc
+var decCache typeFuncs[decFunc]
 
 // decoderFor returns the cached decFunc of t, building it on first use.
-// Recursive types get an indirect function while their own is built, as
-// in encoding/json.
 func decoderFor(t reflect.Type) decFunc {
-	if f, ok := decCache.Load(t); ok {
-		return f.(decFunc)
-	}
-	var (
-		wg sync.WaitGroup
-		f  decFunc
-	)
-	wg.Add(1)
-	fi, loaded := decCache.LoadOrStore(t, decFunc(func(src Value, rv reflect.Value) error {
-		wg.Wait()
-		return f(src, rv)
-	}))
-	if loaded {
-		return fi.(decFunc)
-	}
-	f = newDecFunc(t)
-	wg.Done()
-	decCache.Store(t, f)
-	return f
+	return decCache.get(t, newDecFunc, func(get func() decFunc) decFunc {
+		return func(src Value, rv reflect.Value) error { return get()(src, rv) }
+	})
 }
 
 func newDecFunc(t reflect.Type) decFunc {
