@@ -79,6 +79,12 @@ hang, or allocate more than the limits below or the file's own size allow:
     section holds one dictionary.
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
+
+The Writer's memory is about WithMemoryLimit + (2·WithConcurrency+1) ·
+WithSpoolThreshold, plus about 2 MiB per running xz encoder, whatever the
+section sizes; its temporary files go to WithTempDir and are removed by
+Close. CopySection reads its source at Close, so the source must stay open
+until then.
 */
 package bpx
 
