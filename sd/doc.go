@@ -17,7 +17,8 @@
 //
 // Beyond the wire codec, [Marshal] and [Unmarshal] map Go values to BPXSD
 // the way encoding/json does, with `sd:"name,omitempty"` struct tags and
-// integer widths preserved, and [MarshalTypedJSON]/[UnmarshalTypedJSON]
+// integer widths preserved (Marshal writes bytes directly; [MarshalValue]
+// and [UnmarshalValue] convert to and from a Value), and [MarshalTypedJSON]/[UnmarshalTypedJSON]
 // give a lossless JSON form; [Object.MarshalJSON] gives a plain one.
 //
 // Bool bytes: the reference reads 1 as true and every other byte as false;

@@ -48,14 +48,7 @@ func Marshal(v any) ([]byte, error) {
 // Marshal is like the package-level Marshal with the options opts: with
 // DebugNames, objects carry a __debug__ array of their field names.
 func (opts EncodeOptions) Marshal(v any) ([]byte, error) {
-	val, err := MarshalValue(v)
-	if err != nil {
-		return nil, err
-	}
-	if val.kind != KindObject {
-		return nil, &UnsupportedTypeError{Type: reflect.TypeOf(v)}
-	}
-	return opts.Encode(val.ref)
+	return opts.AppendMarshal(nil, v)
 }
 
 // MarshalValue converts a Go value to a Value, in the style of
@@ -125,23 +118,10 @@ func newEncFunc(t reflect.Type) encFunc {
 			return rv.Interface().(Marshaler).MarshalSD()
 		}
 	}
+	if k, ok := scalarKinds[t.Kind()]; ok {
+		return func(rv reflect.Value, _ int) (Value, error) { return scalarValue(k, rv), nil }
+	}
 	switch t.Kind() {
-	case reflect.Bool:
-		return func(rv reflect.Value, _ int) (Value, error) { return Bool(rv.Bool()), nil }
-	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint:
-		k := map[reflect.Kind]Kind{reflect.Uint8: KindUint8, reflect.Uint16: KindUint16,
-			reflect.Uint32: KindUint32, reflect.Uint64: KindUint64, reflect.Uint: KindUint64}[t.Kind()]
-		return func(rv reflect.Value, _ int) (Value, error) { return Value{kind: k, num: rv.Uint()}, nil }
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
-		k := map[reflect.Kind]Kind{reflect.Int8: KindInt8, reflect.Int16: KindInt16,
-			reflect.Int32: KindInt32, reflect.Int64: KindInt64, reflect.Int: KindInt64}[t.Kind()]
-		return func(rv reflect.Value, _ int) (Value, error) { return Value{kind: k, num: uint64(rv.Int())}, nil }
-	case reflect.Float32:
-		return func(rv reflect.Value, _ int) (Value, error) { return Float32(float32(rv.Float())), nil }
-	case reflect.Float64:
-		return func(rv reflect.Value, _ int) (Value, error) { return Float64(rv.Float()), nil }
-	case reflect.String:
-		return func(rv reflect.Value, _ int) (Value, error) { return String(rv.String()), nil }
 	case reflect.Pointer:
 		elem := encoderFor(t.Elem())
 		return func(rv reflect.Value, depth int) (Value, error) {
@@ -167,6 +147,36 @@ func newEncFunc(t reflect.Type) encFunc {
 		return structEncoder(t)
 	}
 	return func(reflect.Value, int) (Value, error) { return Value{}, &UnsupportedTypeError{Type: t} }
+}
+
+// scalarKinds maps the Go kinds with a fixed BPXSD kind.
+var scalarKinds = map[reflect.Kind]Kind{
+	reflect.Bool:  KindBool,
+	reflect.Uint8: KindUint8, reflect.Uint16: KindUint16, reflect.Uint32: KindUint32,
+	reflect.Uint64: KindUint64, reflect.Uint: KindUint64,
+	reflect.Int8: KindInt8, reflect.Int16: KindInt16, reflect.Int32: KindInt32,
+	reflect.Int64: KindInt64, reflect.Int: KindInt64,
+	reflect.Float32: KindFloat32, reflect.Float64: KindFloat64,
+	reflect.String: KindString,
+}
+
+// scalarValue converts rv, of a Go kind listed in scalarKinds, to the
+// Value of kind k.
+func scalarValue(k Kind, rv reflect.Value) Value {
+	switch k {
+	case KindBool:
+		return Bool(rv.Bool())
+	case KindFloat32:
+		return Float32(float32(rv.Float()))
+	case KindFloat64:
+		return Float64(rv.Float())
+	case KindString:
+		return String(rv.String())
+	}
+	if k.isSigned() {
+		return Value{kind: k, num: uint64(rv.Int())}
+	}
+	return Value{kind: k, num: rv.Uint()}
 }
 
 func sequenceEncoder(t reflect.Type) encFunc {
@@ -199,8 +209,7 @@ func mapEncoder(t reflect.Type) encFunc {
 		if depth > maxMarshalDepth {
 			return Value{}, &EncodeError{Err: ErrDepth}
 		}
-		keys := rv.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.String(), b.String()) })
+		keys := sortedMapKeys(rv)
 		o := &Object{}
 		for _, k := range keys {
 			v, err := elem(rv.MapIndex(k), depth+1)
@@ -211,6 +220,14 @@ func mapEncoder(t reflect.Type) encFunc {
 		}
 		return o.Value(), nil
 	}
+}
+
+// sortedMapKeys returns the keys of a map with string keys, sorted, so
+// that output is reproducible.
+func sortedMapKeys(rv reflect.Value) []reflect.Value {
+	keys := rv.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.String(), b.String()) })
+	return keys
 }
 
 func structEncoder(t reflect.Type) encFunc {

@@ -1,6 +1,7 @@
 package sd
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"reflect"
@@ -270,7 +271,7 @@ func TestMarshalErrors(t *testing.T) {
 		{struct{ L []complex64 }{L: []complex64{1}}, "unsupported type complex64 at .L[0]"},
 		{42, "unsupported type int at the root"},
 		{[]int{1}, "unsupported type []int at the root"},
-		{loop, "sd: maximum depth for nested values exceeded at " + strings.Repeat(".Next", 65)},
+		{loop, "sd: maximum depth for nested values exceeded at " + strings.Repeat(".Next", 64)},
 		{struct{ S string }{S: "a\x00"}, "sd: invalid string at .S"},
 	}
 	for _, tt := range tests {
@@ -362,5 +363,58 @@ func TestStructFieldDominance(t *testing.T) {
 	}
 	if o.Len() != 2 {
 		t.Errorf("Len = %d, want 2", o.Len())
+	}
+}
+
+// TestMarshalMatchesMarshalValue checks that Marshal's direct encoder and
+// MarshalValue followed by Encode agree byte for byte.
+func TestMarshalMatchesMarshalValue(t *testing.T) {
+	type withNil struct {
+		*Extra
+		M map[string]any `sd:"m"`
+		I any            `sd:"i"`
+		O *Object        `sd:"o"`
+		A [0]int         `sd:"a"`
+	}
+	values := []any{
+		sampleEverything(),
+		&Inner{X: 3},
+		map[string]any{"b": []any{uint16(1), nil, "s", map[string]int8{"z": -1}}, "a": true},
+		withNil{M: map[string]any{}, O: NewObject().Set("k", Null())},
+		makeBenchMeta(),
+	}
+	for _, opts := range []EncodeOptions{{}, {DebugNames: true}} {
+		for _, v := range values {
+			direct, err := opts.Marshal(v)
+			if err != nil {
+				t.Fatalf("%T: %v", v, err)
+			}
+			val, err := MarshalValue(v)
+			if err != nil {
+				t.Fatalf("%T: %v", v, err)
+			}
+			viaTree, err := opts.Encode(val.Object())
+			if err != nil {
+				t.Fatalf("%T: %v", v, err)
+			}
+			if !bytes.Equal(direct, viaTree) {
+				t.Errorf("%T %+v: Marshal differs from Encode(MarshalValue)\n% x\n% x", v, opts, direct, viaTree)
+			}
+		}
+	}
+	// Errors carry the same paths.
+	big := struct{ L []int8 }{L: make([]int8, 256)}
+	_, err1 := Marshal(big)
+	val, _ := MarshalValue(big)
+	_, err2 := Encode(val.Object())
+	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+		t.Errorf("capacity errors differ: %v / %v", err1, err2)
+	}
+	if _, err := Marshal(nil); err == nil {
+		t.Errorf("Marshal(nil) succeeded")
+	}
+	dst, err := EncodeOptions{}.AppendMarshal([]byte("x"), Inner{X: 1})
+	if err != nil || !bytes.Equal(dst, append([]byte("x"), wobj(went("x", wu8(1)))...)) {
+		t.Errorf("AppendMarshal = % x, %v", dst, err)
 	}
 }
