@@ -14,6 +14,7 @@ type cache struct {
 	used    int64
 	entries map[int]*centry
 	lru     list.List // of *centry, most recent at the front
+	loads   int       // number of loads, for tests
 }
 
 type centry struct {
@@ -46,6 +47,7 @@ func (c *cache) get(idx int, load func() ([]byte, error)) ([]byte, error) {
 	}
 	e := &centry{idx: idx, ready: make(chan struct{})}
 	c.entries[idx] = e
+	c.loads++
 	c.mu.Unlock()
 
 	data, err := load()

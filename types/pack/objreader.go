@@ -79,10 +79,10 @@ func (p *Package) objectError(o *Object, what string, err error) error {
 func (p *Package) accessMode(s *bpx.Section) accessMode {
 	size := int64(p.secSize[s.Index])
 	if !s.Compressed() {
-		if s.Flags&(bpx.FlagCRC32|bpx.FlagWeak) == 0 || size > p.cache.maxEntry() {
+		if size > p.cache.maxEntry() {
 			return accessDirect
 		}
-		return accessCached
+		return accessCached // read (and verified) once, then served from memory
 	}
 	if size > p.cache.maxEntry() || (p.Revision == 0 && s.USize == 0 && size == 0) {
 		return accessStream
@@ -94,9 +94,9 @@ func (p *Package) accessMode(s *bpx.Section) accessMode {
 // io.ReaderAt and io.Closer. ReadAt may be called concurrently; Read and
 // Seek share a position and must not be.
 //
-// Bytes of compressed sections and of small checksummed raw sections come
-// from the Package's section cache, so the section is decompressed and
-// verified once for all objects in it. Large raw sections are read in place
+// Bytes of compressed sections and of raw sections up to a quarter of the
+// cache size come from the Package's section cache, so each section is read,
+// decompressed and verified once for all objects in it. Large raw sections are read in place
 // without checksum verification (Package.Verify checks them). Compressed
 // sections too large for the cache are decoded sequentially: reading
 // backwards in them restarts the decoder.

@@ -1,0 +1,463 @@
+package pack
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sd"
+	bpxstrings "github.com/gobpx/bpx/strings"
+)
+
+// Compression selects how a Writer stores data sections.
+type Compression uint8
+
+const (
+	// XZ (the default) stores data sections as xz streams, readable by
+	// every BPX implementation including the reference SDK.
+	XZ Compression = iota
+	// Zlib is the fast option: about 4× faster to write and 6× faster to
+	// read than XZ, 25–35 % larger. The reference SDK cannot read zlib
+	// sections (its reader runs the xz decoder on them).
+	Zlib
+	// None stores data sections raw: for payloads that are already
+	// compressed (PNG, Ogg, BCn textures) and for the fastest access.
+	None
+)
+
+func (c Compression) bpx() bpx.Compression {
+	switch c {
+	case Zlib:
+		return bpx.CompressZlib
+	case None:
+		return bpx.CompressNone
+	}
+	return bpx.CompressXZ
+}
+
+// String returns "xz", "zlib" or "none".
+func (c Compression) String() string {
+	switch c {
+	case Zlib:
+		return "zlib"
+	case None:
+		return "none"
+	}
+	return "xz"
+}
+
+// DefaultSectionSize is the default target size of a data section.
+//
+// Small objects share data sections up to this size; reading any object
+// decompresses its whole section (then caches it), so the size trades
+// random-access latency against compression ratio. Measured on
+// $(go env GOROOT)/src (11,900 files, 192 MB) with xz, 2 cores: see
+// the table in the package documentation; 512 KiB keeps the package within
+// 2 % of the size 4 MiB sections give while the first read of a small file
+// from a freshly opened package costs about 6 ms instead of 45 ms.
+const DefaultSectionSize = 512 << 10
+
+// WriterOptions configure NewWriter. The zero value (or nil) selects the
+// defaults.
+type WriterOptions struct {
+	// Compression of the data sections (default XZ).
+	Compression Compression
+	// SectionSize is the target size of a data section (default
+	// DefaultSectionSize, at most 4 GiB - 1). Objects of known size at
+	// least this large start a section of their own, and every object
+	// continues into new sections as they fill.
+	SectionSize int64
+	// NoChecksum stores data sections without a checksum (default: the
+	// reference SDK's CRC32 variant).
+	NoChecksum bool
+	// CompressTables compresses the object table and strings sections
+	// when they exceed 64 KiB. By default they are stored raw, as the
+	// reference does, which makes opening and listing a package faster.
+	CompressTables bool
+	// TypeExt is the package's TypeExt (default any/Any/"GB").
+	TypeExt *TypeExt
+	// AllowInvalidNames accepts object names that are not valid fs paths
+	// (and duplicates), which readers then refuse to unpack. For tests and
+	// for faithful copies of foreign packages.
+	AllowInvalidNames bool
+	// Concurrency is the number of data sections compressed at the same
+	// time (default GOMAXPROCS).
+	Concurrency int
+	// TempDir holds the temporary files (default os.TempDir()).
+	TempDir string
+	// MemoryLimit bounds the bytes of compressed sections kept in memory
+	// until Close (default 16 MiB); the rest waits in a temporary file.
+	MemoryLimit int64
+}
+
+const tableThreshold = 64 << 10
+
+// Writer writes a package in the style of archive/zip.Writer: Create adds
+// an object and returns the writer of its bytes, Close writes the package.
+//
+// The sections are laid out as the reference SDK 4 writes them: object
+// table, strings, metadata (once), then the data sections. Since the tables
+// come first but are only known at the end, data sections go to a temporary
+// container (compressed in parallel, at most MemoryLimit bytes in memory)
+// which Close copies behind the tables without recompressing. Memory use
+// does not grow with the data, only with the number of objects (20 bytes
+// plus the name each).
+//
+// A Writer is not safe for concurrent use. Always call Close: it also
+// removes the temporary files, whether it succeeds or not.
+type Writer struct {
+	dst  io.Writer
+	opts WriterOptions
+	ext  TypeExt
+
+	tmp   *os.File
+	bw    *bpx.Writer
+	names bpxstrings.Builder
+	table []byte // object entries; Start relative to the first data section
+	meta  []byte
+	err   error
+
+	cur      io.Writer // current data section
+	curIdx   int       // its index in the temporary container
+	curSize  int64
+	sections int
+
+	obj      *objState
+	gen      int
+	bwClosed bool
+}
+
+type objState struct {
+	gen           int
+	name          uint32
+	size, expect  int64 // expect < 0: unknown
+	started       bool
+	start, offset uint32
+	large         bool
+}
+
+// NewWriter returns a Writer that writes a package to w when Close is
+// called. opts may be nil.
+func NewWriter(w io.Writer, opts *WriterOptions) *Writer {
+	pw := &Writer{dst: w, ext: TypeExt{Arch: ArchAny, Platform: PlatformAny, Generator: GeneratorGoBPX}, curIdx: -1}
+	if opts != nil {
+		pw.opts = *opts
+		if opts.TypeExt != nil {
+			pw.ext = *opts.TypeExt
+		}
+	}
+	if pw.opts.SectionSize <= 0 {
+		pw.opts.SectionSize = DefaultSectionSize
+	}
+	pw.opts.SectionSize = min(pw.opts.SectionSize, bpx.DefaultMaxSectionSize)
+	if pw.opts.MemoryLimit <= 0 {
+		pw.opts.MemoryLimit = 16 << 20
+	}
+	return pw
+}
+
+// SetTypeExt sets the package's TypeExt. It may be called until Close.
+func (w *Writer) SetTypeExt(t TypeExt) { w.ext = t }
+
+// SetMetadata sets the metadata object, written once at Close into a
+// metadata section. nil removes it.
+func (w *Writer) SetMetadata(o *sd.Object) error {
+	if o == nil {
+		w.meta = nil
+		return nil
+	}
+	b, err := sd.Encode(o)
+	if err != nil {
+		return err
+	}
+	w.meta = b
+	return nil
+}
+
+// SetMetadataValue sets the metadata from a Go value (a struct or a map)
+// encoded with sd.Marshal.
+func (w *Writer) SetMetadataValue(v any) error {
+	b, err := sd.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.meta = b
+	return nil
+}
+
+// Create adds an object named name and returns the writer of its bytes,
+// valid until the next Create, CreateSized or Close. The name must be a
+// valid fs path (see fs.ValidPath) not used before, unless
+// WriterOptions.AllowInvalidNames is set.
+func (w *Writer) Create(name string) (io.Writer, error) { return w.create(name, -1) }
+
+// CreateSized is Create for an object whose size is known: exactly size
+// bytes must be written. An object of at least SectionSize bytes gets data
+// sections of its own.
+func (w *Writer) CreateSized(name string, size int64) (io.Writer, error) {
+	if size < 0 {
+		return nil, errors.New("pack: negative object size")
+	}
+	return w.create(name, size)
+}
+
+func (w *Writer) create(name string, size int64) (io.Writer, error) {
+	if err := w.finishObject(); err != nil {
+		return nil, err
+	}
+	if !w.opts.AllowInvalidNames && (name == "." || !fs.ValidPath(name)) {
+		return nil, fmt.Errorf("pack: Create(%q): %w", name, ErrInsecurePath)
+	}
+	before := w.names.Len()
+	off, err := w.names.Add(name)
+	if err != nil {
+		return nil, fmt.Errorf("pack: Create(%q): %w", name, err)
+	}
+	if int(off) < before && !w.opts.AllowInvalidNames {
+		return nil, fmt.Errorf("pack: Create(%q): duplicate name: %w", name, ErrInsecurePath)
+	}
+	if uint64(len(w.table))/ObjectEntrySize >= uint64(^uint32(0)) {
+		return nil, w.fail(fmt.Errorf("pack: too many objects: %w", bpx.ErrTooLarge))
+	}
+	w.gen++
+	gen := w.gen
+	w.obj = &objState{gen: gen, name: off, expect: size, large: size >= w.opts.SectionSize}
+	if w.obj.large && w.curSize > 0 {
+		w.cur = nil // a large object starts a section of its own
+	}
+	return &objWriter{w: w, gen: gen}, nil
+}
+
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	return err
+}
+
+// tmpWriter creates the temporary container on first use.
+func (w *Writer) tmpWriter() (*bpx.Writer, error) {
+	if w.bw != nil {
+		return w.bw, nil
+	}
+	f, err := os.CreateTemp(w.opts.TempDir, "bpx-pack-*")
+	if err != nil {
+		return nil, w.fail(err)
+	}
+	w.tmp = f
+	opts := []bpx.WriterOption{
+		bpx.WithType(bpx.TypePackage),
+		bpx.WithMemoryLimit(w.opts.MemoryLimit),
+		bpx.WithSpoolThreshold(min(w.opts.SectionSize+w.opts.SectionSize/8, 8<<20)),
+	}
+	if w.opts.Concurrency > 0 {
+		opts = append(opts, bpx.WithConcurrency(w.opts.Concurrency))
+	}
+	if w.opts.TempDir != "" {
+		opts = append(opts, bpx.WithTempDir(w.opts.TempDir))
+	}
+	w.bw = bpx.NewWriter(f, opts...)
+	return w.bw, nil
+}
+
+func (w *Writer) newSection() error {
+	bw, err := w.tmpWriter()
+	if err != nil {
+		return err
+	}
+	o := bpx.SectionOptions{Compression: w.opts.Compression.bpx(), Checksum: bpx.ChecksumCRC32}
+	if w.opts.NoChecksum {
+		o.Checksum = bpx.ChecksumNone
+	}
+	sw, err := bw.CreateSection(SectionData, o)
+	if err != nil {
+		return w.fail(err)
+	}
+	w.cur, w.curIdx, w.curSize = sw, w.sections, 0
+	w.sections++
+	return nil
+}
+
+type objWriter struct {
+	w   *Writer
+	gen int
+}
+
+func (o *objWriter) Write(p []byte) (int, error) {
+	w := o.w
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.obj == nil || w.obj.gen != o.gen {
+		return 0, errors.New("pack: write to an object after the next Create or Close")
+	}
+	ob := w.obj
+	if ob.expect >= 0 && ob.size+int64(len(p)) > ob.expect {
+		return 0, fmt.Errorf("pack: object written beyond its declared size %d", ob.expect)
+	}
+	n := 0
+	for len(p) > 0 {
+		if w.cur == nil || w.curSize >= w.opts.SectionSize {
+			if err := w.newSection(); err != nil {
+				return n, err
+			}
+		}
+		if !ob.started {
+			ob.started, ob.start, ob.offset = true, uint32(w.curIdx), uint32(w.curSize)
+		}
+		m := int(min(int64(len(p)), w.opts.SectionSize-w.curSize))
+		k, err := w.cur.Write(p[:m])
+		n += k
+		w.curSize += int64(k)
+		ob.size += int64(k)
+		if err != nil {
+			return n, w.fail(err)
+		}
+		p = p[m:]
+	}
+	return n, nil
+}
+
+// finishObject records the current object in the table.
+func (w *Writer) finishObject() error {
+	if w.err != nil {
+		return w.err
+	}
+	ob := w.obj
+	if ob == nil || ob.gen < 0 {
+		return nil
+	}
+	if ob.expect >= 0 && ob.size != ob.expect {
+		return w.fail(fmt.Errorf("pack: object written with %d bytes, declared %d: %w", ob.size, ob.expect, io.ErrShortWrite))
+	}
+	if !ob.started { // empty: point at the current position, as the reference does
+		if w.curIdx >= 0 {
+			ob.start, ob.offset = uint32(w.curIdx), uint32(w.curSize)
+		}
+	}
+	var e [ObjectEntrySize]byte
+	binary.LittleEndian.PutUint64(e[:], uint64(ob.size))
+	binary.LittleEndian.PutUint32(e[8:], ob.name)
+	binary.LittleEndian.PutUint32(e[12:], ob.start)
+	binary.LittleEndian.PutUint32(e[16:], ob.offset)
+	w.table = append(w.table, e[:]...)
+	if ob.large {
+		w.cur = nil // nothing shares the sections of a large object
+	}
+	ob.gen = -1 // later writes fail
+	return nil
+}
+
+// AddFS adds every regular file of fsys as an object named by its path,
+// walking in lexical order (fs.WalkDir), like zip.Writer.AddFS. Directories
+// are implied by the names; other file types are an error.
+func (w *Writer) AddFS(fsys fs.FS) error {
+	return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		ow, err := w.CreateSized(name, info.Size())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(ow, f); err != nil {
+			return err
+		}
+		return w.finishObject()
+	})
+}
+
+// Close finishes the last object and writes the package to the underlying
+// writer, which it does not close. It removes the temporary files.
+func (w *Writer) Close() (err error) {
+	defer w.cleanup()
+	if err := w.finishObject(); err != nil {
+		return err
+	}
+	w.obj = &objState{gen: -1}
+	w.err = errors.New("pack: Writer closed")
+	if _, err := w.tmpWriter(); err != nil {
+		return err
+	}
+	w.bw.SetTypeExt(w.ext.Bytes())
+	w.bw.SetType(bpx.TypePackage)
+	w.bwClosed = true
+	if err := w.bw.Close(); err != nil {
+		return err
+	}
+	size, err := w.tmp.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	rd, err := bpx.NewReader(w.tmp, size)
+	if err != nil {
+		return err
+	}
+	// Data sections follow the object table, the strings and the metadata.
+	k := uint32(2)
+	if w.meta != nil {
+		k = 3
+	}
+	for i := 0; i < len(w.table); i += ObjectEntrySize {
+		e := w.table[i:]
+		binary.LittleEndian.PutUint32(e[12:], binary.LittleEndian.Uint32(e[12:])+k)
+	}
+	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
+	if w.opts.CompressTables {
+		tables.Compression, tables.Threshold = w.opts.Compression.bpx(), tableThreshold
+	}
+	put := func(b []byte) func(io.Writer) error {
+		return func(out io.Writer) error { _, err := out.Write(b); return err }
+	}
+	return bpx.Rewrite(w.dst, rd, func(e *bpx.Editor) error {
+		if err := e.Insert(0, SectionObjectTable, tables, put(w.table)); err != nil {
+			return err
+		}
+		if err := e.Insert(1, SectionStrings, tables, put(w.names.Bytes())); err != nil {
+			return err
+		}
+		if w.meta != nil {
+			return e.Insert(2, SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, put(w.meta))
+		}
+		return nil
+	}, w.rewriteOptions()...)
+}
+
+func (w *Writer) rewriteOptions() []bpx.WriterOption {
+	opts := []bpx.WriterOption{bpx.WithMemoryLimit(w.opts.MemoryLimit)}
+	if w.opts.TempDir != "" {
+		opts = append(opts, bpx.WithTempDir(w.opts.TempDir))
+	}
+	return opts
+}
+
+func (w *Writer) cleanup() {
+	if w.bw != nil && !w.bwClosed {
+		w.bwClosed = true
+		w.bw.Close() // removes its spool files
+	}
+	if w.tmp != nil {
+		w.tmp.Close()
+		os.Remove(w.tmp.Name())
+		w.tmp = nil
+	}
+}
