@@ -58,5 +58,47 @@ func FuzzDecode(f *testing.F) {
 		if _, err := o.MarshalJSON(); err != nil {
 			t.Fatalf("plain JSON: %v", err)
 		}
+		// Unmarshalling hostile data into Go values must not panic.
+		var m benchMeta
+		_ = UnmarshalValue(o.Value(), &m)
+		var x any
+		if err := UnmarshalValue(o.Value(), &x); err != nil {
+			t.Fatalf("Unmarshal into any: %v", err)
+		}
+	})
+}
+
+// FuzzTypedJSON checks that the typed JSON parser never panics and that
+// whatever it accepts encodes and prints back to an equal value.
+func FuzzTypedJSON(f *testing.F) {
+	f.Add([]byte(`{"u8":{"u8":171},"f":{"f64":"NaN:0x7ff8000000000123"},"##t":"x","#0000000000000abc":[null,false,"s"],"o":{"object":{"x":{"u8":1}}}}`))
+	f.Add([]byte(`{"a":{"f32":-0},"b":{"i64":-9223372036854775808},"c":{"u64":18446744073709551615}}`))
+	f.Add([]byte(`{"a":[[[]]],"b":{"object":{}}}`))
+	f.Add([]byte(`{"a":{"u8":256}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := DecodeOptions{MaxDepth: 16}.UnmarshalTypedJSON(data)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a *SyntaxError", err)
+			}
+			return
+		}
+		enc, err := EncodeOptions{MaxDepth: 16}.Encode(o)
+		if err != nil {
+			t.Fatalf("accepted typed JSON does not encode: %v", err)
+		}
+		back, err := Decode(enc)
+		if err != nil || !back.Equal(o) {
+			t.Fatalf("encode/decode changed the value: %v", err)
+		}
+		typed, err := MarshalTypedJSON(o)
+		if err != nil {
+			t.Fatalf("MarshalTypedJSON: %v", err)
+		}
+		again, err := UnmarshalTypedJSON(typed)
+		if err != nil || !again.Equal(o) {
+			t.Fatalf("typed JSON does not round-trip: %v\n%s", err, typed)
+		}
 	})
 }
