@@ -49,6 +49,7 @@ type SyntaxError struct {
 	Detail string // optional specifics, such as the bad code
 }
 
+// Error returns the message, ending with where the problem is.
 func (e *SyntaxError) Error() string {
 	msg := e.Err.Error()
 	if e.Detail != "" {
@@ -73,6 +74,7 @@ type EncodeError struct {
 	Err  error // ErrCapacity, ErrInvalidUTF8, ErrDepth or ErrTypeCode
 }
 
+// Error returns the message, ending with where the problem is.
 func (e *EncodeError) Error() string {
 	if e.Path == "" {
 		return e.Err.Error() + " at the root"

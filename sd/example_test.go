@@ -1,7 +1,9 @@
 package sd_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/gobpx/bpx/sd"
 )
@@ -93,4 +95,23 @@ func ExampleEncodeOptions_debugNames() {
 	// Output:
 	// {"name":"sample-package"}
 	// {"name":"sample-package","__debug__":["name"]}
+}
+
+func ExampleMarshalTypedJSON() {
+	o := sd.NewObject().
+		Set("zero", sd.Float32(float32(math.Copysign(0, -1)))).
+		Set("nan", sd.Float64(math.NaN())).
+		Set("big", sd.Uint64(math.MaxUint64)).
+		SetHash(0xabc, sd.Array(sd.Int8(-1), sd.Null()))
+	typed, _ := sd.MarshalTypedJSON(o)
+	fmt.Println(string(typed))
+
+	back, _ := sd.UnmarshalTypedJSON(typed)
+	fmt.Println(back.Equal(o))
+	plain, _ := json.Marshal(o)
+	fmt.Println(string(plain))
+	// Output:
+	// {"zero":{"f32":-0},"nan":{"f64":"NaN:0x7ff8000000000001"},"big":{"u64":18446744073709551615},"#0000000000000abc":[{"i8":-1},null]}
+	// true
+	// {"zero":-0,"nan":"NaN","big":18446744073709551615,"#0000000000000abc":[-1,null]}
 }

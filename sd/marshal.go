@@ -26,6 +26,7 @@ type UnsupportedTypeError struct {
 	Path string // where in the value, such as .Tags[2]
 }
 
+// Error returns the message, ending with where the problem is.
 func (e *UnsupportedTypeError) Error() string {
 	return "sd: unsupported type " + e.Type.String() + pathSuffix(e.Path)
 }

@@ -17,6 +17,7 @@ type UnmarshalTypeError struct {
 	Value    string       // the value, for overflows
 }
 
+// Error returns the message, ending with where the problem is.
 func (e *UnmarshalTypeError) Error() string {
 	if e.Overflow {
 		return "sd: " + e.Kind.String() + " value " + e.Value + " overflows Go type " + e.Type.String() + pathSuffix(e.Path)

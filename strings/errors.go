@@ -38,6 +38,7 @@ type Error struct {
 	Err    error // ErrOutOfRange, ErrUnterminated, ErrInvalidUTF8, ErrNUL or ErrTooLarge
 }
 
+// Error returns the message, ending with where the problem is.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%v at offset %d", e.Err, e.Offset)
 }
