@@ -24,9 +24,9 @@ func Read(r *bpx.Reader) (*Texture, error) {
 	secs := r.SectionsOfType(SectionPixelArray)
 	switch {
 	case len(secs) == 0:
-		return nil, formatErr(-1, bpx.MainHeaderSize, "no PixelArray section (type 1)")
+		return nil, formatErr(-1, tableOffset(r, 0), "no PixelArray section (type 1)")
 	case len(secs) > 1:
-		return nil, formatErr(-1, int64(bpx.MainHeaderSize+bpx.SectionHeaderSize*secs[1].Index),
+		return nil, formatErr(-1, tableOffset(r, secs[1].Index),
 			"second PixelArray section %d (the spec allows one)", secs[1].Index)
 	}
 	s := secs[0]
@@ -74,4 +74,13 @@ func Encode(out io.Writer, t *Texture, o bpx.SectionOptions) error {
 		return err
 	}
 	return w.Close()
+}
+
+// tableOffset returns the file offset of entry i of r's section table.
+// Version-0 draft files have a 32-byte header and 16-byte entries.
+func tableOffset(r *bpx.Reader, i int) int64 {
+	if r.Header.Version == 0 {
+		return 32 + 16*int64(i)
+	}
+	return bpx.MainHeaderSize + bpx.SectionHeaderSize*int64(i)
 }

@@ -17,8 +17,6 @@ var (
 	ErrInvalid = errors.New("texture: invalid texture")
 )
 
-type bpxFormatError = bpx.FormatError
-
 // formatErr returns a *bpx.FormatError matching ErrFormat. section is the
 // 0-based section index, or -1 for a file offset.
 func formatErr(section int, off int64, format string, args ...any) error {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gobpx/bpx"
 )
 
 // typeExtOffset is the file offset of the TypeExt field in the main header.
@@ -214,8 +216,8 @@ func (t TypeExt) String() string {
 // texture TypeExt: ..." when ParseTypeExt rejects it. It never panics.
 func DescribeTypeExt(ext [16]byte) string {
 	t, err := ParseTypeExt(ext)
-	if err != nil {
-		return "invalid " + err.(*bpxFormatError).What + fmt.Sprintf(" (byte %d)", err.(*bpxFormatError).Offset-typeExtOffset)
+	if fe, ok := err.(*bpx.FormatError); ok {
+		return fmt.Sprintf("invalid %s (byte %d)", fe.What, fe.Offset-typeExtOffset)
 	}
 	return "texture " + t.String()
 }
