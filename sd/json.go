@@ -13,16 +13,26 @@ import (
 // hash otherwise, without the __debug__ property. Integers and finite
 // floats are JSON numbers, NaN and infinities the strings "NaN", "+Inf" and
 // "-Inf". The view loses kinds and widths; [MarshalTypedJSON] does not.
+// Nesting deeper than DefaultMaxDepth fails with ErrDepth.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return appendPlainObject(nil, o), nil
+	return o.Value().MarshalJSON()
 }
 
 // MarshalJSON returns the plain JSON view of v (see [Object.MarshalJSON]).
 func (v Value) MarshalJSON() ([]byte, error) {
-	return appendPlain(nil, v), nil
+	b, ok := appendPlain(nil, v, 0)
+	if !ok {
+		return nil, &EncodeError{Err: ErrDepth}
+	}
+	return b, nil
 }
 
-func appendPlainObject(b []byte, o *Object) []byte {
+// appendPlainObject appends o at the given depth; ok is false when the
+// value nests deeper than DefaultMaxDepth.
+func appendPlainObject(b []byte, o *Object, depth int) (_ []byte, ok bool) {
+	if depth > DefaultMaxDepth {
+		return b, false
+	}
 	b = append(b, '{')
 	first := true
 	for i := 0; i < o.Len(); i++ {
@@ -41,34 +51,40 @@ func appendPlainObject(b []byte, o *Object) []byte {
 			b = append(b, '"')
 		}
 		b = append(b, ':')
-		b = appendPlain(b, o.vals[i])
+		if b, ok = appendPlain(b, o.vals[i], depth); !ok {
+			return b, false
+		}
 	}
-	return append(b, '}')
+	return append(b, '}'), true
 }
 
-func appendPlain(b []byte, v Value) []byte {
+// appendPlain appends v, held by a container at depth.
+func appendPlain(b []byte, v Value, depth int) (_ []byte, ok bool) {
 	switch v.kind {
 	case KindNull:
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	case KindBool:
-		return strconv.AppendBool(b, v.num != 0)
-	case KindUint8, KindUint16, KindUint32, KindUint64, KindInt8, KindInt16, KindInt32, KindInt64, KindFloat32, KindFloat64:
-		return appendNumber(b, v, false)
+		return strconv.AppendBool(b, v.num != 0), true
 	case KindString:
-		return appendJSONString(b, v.str)
+		return appendJSONString(b, v.str), true
 	case KindArray:
+		if depth+1 > DefaultMaxDepth {
+			return b, false
+		}
 		b = append(b, '[')
 		for i, e := range v.ref.vals {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendPlain(b, e)
+			if b, ok = appendPlain(b, e, depth+1); !ok {
+				return b, false
+			}
 		}
-		return append(b, ']')
+		return append(b, ']'), true
 	case KindObject:
-		return appendPlainObject(b, v.ref)
+		return appendPlainObject(b, v.ref, depth+1)
 	}
-	return append(b, "null"...)
+	return appendNumber(b, v, false), true
 }
 
 // appendNumber appends an integer or float value as a JSON number, or a

@@ -138,3 +138,38 @@ func TestTypedJSONErrors(t *testing.T) {
 		t.Fatalf("test data assumes Hash(a) = 0x2b606, got %#x", Hash("a"))
 	}
 }
+
+func TestPlainJSONDepth(t *testing.T) {
+	cyclic := NewObject()
+	cyclic.Set("self", cyclic.Value())
+	if _, err := cyclic.MarshalJSON(); !errors.Is(err, ErrDepth) {
+		t.Errorf("cyclic object: %v, want ErrDepth", err)
+	}
+	if _, err := MarshalTypedJSON(cyclic); !errors.Is(err, ErrDepth) {
+		t.Errorf("cyclic object, typed: %v, want ErrDepth", err)
+	}
+	if _, err := Encode(cyclic); !errors.Is(err, ErrDepth) {
+		t.Errorf("cyclic object, Encode: %v, want ErrDepth", err)
+	}
+	deep := NewObject()
+	for i := 1; i < DefaultMaxDepth; i++ { // 64 levels in all
+		deep = NewObject().Set("d", deep.Value())
+	}
+	if _, err := deep.MarshalJSON(); err != nil {
+		t.Errorf("depth 64: %v", err)
+	}
+	arr := Array()
+	for i := 2; i < DefaultMaxDepth; i++ {
+		arr = Array(arr)
+	}
+	if _, err := NewObject().Set("a", arr).MarshalJSON(); err != nil {
+		t.Errorf("arrays to depth 64: %v", err)
+	}
+	if _, err := NewObject().Set("a", Array(arr)).MarshalJSON(); !errors.Is(err, ErrDepth) {
+		t.Errorf("arrays to depth 65: %v", err)
+	}
+	var nilObj *Object
+	if b, err := nilObj.MarshalJSON(); err != nil || string(b) != "{}" {
+		t.Errorf("nil Object = %s, %v", b, err)
+	}
+}

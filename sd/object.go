@@ -28,8 +28,13 @@ type Entry struct {
 func NewObject() *Object { return &Object{} }
 
 // Value returns o wrapped as an Object Value, for nesting it in another
-// Object or Array.
-func (o *Object) Value() Value { return Value{kind: KindObject, ref: o} }
+// Object or Array. A nil o gives an empty Object.
+func (o *Object) Value() Value {
+	if o == nil {
+		o = &Object{}
+	}
+	return Value{kind: KindObject, ref: o}
+}
 
 // Len returns the number of properties (0 for a nil Object).
 func (o *Object) Len() int {

@@ -142,7 +142,8 @@ func (v Value) Object() *Object {
 // same bits (so a NaN equals a NaN with the same payload, and -0 differs
 // from +0), equal elements in order for Arrays, and for Objects the same
 // set of keys with equal values, in any order (the reference writes keys in
-// random order). Key names are not compared.
+// random order). Key names are not compared. v and w must not contain
+// themselves.
 func (v Value) Equal(w Value) bool {
 	if v.kind != w.kind {
 		return false
