@@ -1,8 +1,13 @@
 package blk
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zlib"
 )
 
 func TestDecodeSamples(t *testing.T) {
@@ -86,5 +91,39 @@ func TestParseNameMap(t *testing.T) {
 	}
 	if _, err := ParseNameMap(readSample(t, "nm")[:39]); !errors.Is(err, ErrFormat) {
 		t.Errorf("short nm: %v", err)
+	}
+}
+
+// bbz wraps a BBF3 file the way the engine's "\0BBz" loader expects:
+// magic, u32 unpacked size, u32 packed size, zlib stream.
+func bbz(t *testing.T, plain []byte, claim uint32) []byte {
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write(plain)
+	w.Close()
+	out := []byte{0, 'B', 'B', 'z'}
+	out = binary.LittleEndian.AppendUint32(out, claim)
+	out = binary.LittleEndian.AppendUint32(out, uint32(z.Len()))
+	return append(out, z.Bytes()...)
+}
+
+func TestDecodeBBz(t *testing.T) {
+	bbf := readSample(t, "section_bbf.blk")
+	got, err := Decode(bbz(t, bbf, uint32(len(bbf))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Decode(bbf)
+	mustEqual(t, got, want)
+	if _, err := Decode(bbz(t, bbf, uint32(len(bbf))+1)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "inflates to") {
+		t.Errorf("size mismatch: %v", err)
+	}
+	if _, err := Decode(bbz(t, []byte("not bbf at all"), 14)); !errors.Is(err, ErrFormat) {
+		t.Errorf("non-BBF plaintext: %v", err)
+	}
+	// A BBz inside a BBz is refused (no recursion).
+	inner := bbz(t, bbf, uint32(len(bbf)))
+	if _, err := Decode(bbz(t, inner, uint32(len(inner)))); !errors.Is(err, ErrFormat) {
+		t.Errorf("nested BBz: %v", err)
 	}
 }

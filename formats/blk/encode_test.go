@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // The engine's writer rules reproduce kotiq's samples byte for byte.
@@ -36,8 +38,8 @@ func allKinds(t testing.TB) []*Encoder {
 		{Kind: KindFAT},
 		{Kind: KindFATZstd},
 		{Kind: KindSlim, NameMap: d.NameMap},
-		{Kind: KindSlimZstd, NameMap: d.NameMap},
-		{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0]},
+		{Kind: KindSlimZstd, NameMap: d.NameMap, Level: zstd.SpeedFastest},
+		{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0], Level: zstd.SpeedDefault},
 	}
 }
 

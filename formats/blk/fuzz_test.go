@@ -1,11 +1,14 @@
 package blk
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gobpx/bpx/sd"
+	"github.com/klauspost/compress/zlib"
 )
 
 // fuzzDecoder has a small name map and, when the samples are present, the
@@ -57,6 +60,15 @@ func fuzzSeeds(f *testing.F, d *Decoder) [][]byte {
 	for _, m := range matches {
 		if b, err := os.ReadFile(m); err == nil {
 			seeds = append(seeds, b)
+			if b[0] == 0 { // also as "\0BBz"
+				var z bytes.Buffer
+				w := zlib.NewWriter(&z)
+				w.Write(b)
+				w.Close()
+				hdr := binary.LittleEndian.AppendUint32([]byte("\x00BBz"), uint32(len(b)))
+				hdr = binary.LittleEndian.AppendUint32(hdr, uint32(z.Len()))
+				seeds = append(seeds, append(hdr, z.Bytes()...))
+			}
 		}
 	}
 	return append(seeds, generatedSeeds(f, d)...)

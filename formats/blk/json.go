@@ -211,7 +211,9 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendLossy appends s with invalid UTF-8 bytes replaced by U+FFFD.
+// appendLossy appends s with each maximal ill-formed UTF-8 subpart
+// replaced by one U+FFFD, as Rust's String::from_utf8_lossy (which wt_blk
+// uses) does.
 func appendLossy(dst []byte, s string) []byte {
 	if utf8.ValidString(s) {
 		return append(dst, s...)
@@ -220,12 +222,46 @@ func appendLossy(dst []byte, s string) []byte {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			dst = append(dst, "\uFFFD"...)
-		} else {
-			dst = append(dst, s[i:i+n]...)
+			i += maximalSubpart(s[i:])
+			continue
 		}
+		dst = append(dst, s[i:i+n]...)
 		i += n
 	}
 	return dst
+}
+
+// maximalSubpart returns the length of the ill-formed sequence at the
+// start of s: a lead byte and the continuation bytes that could still
+// have completed it.
+func maximalSubpart(s string) int {
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch b := s[0]; {
+	case b >= 0xC2 && b <= 0xDF:
+		need = 1
+	case b == 0xE0:
+		lo, need = 0xA0, 2
+	case b == 0xED:
+		hi, need = 0x9F, 2
+	case b >= 0xE1 && b <= 0xEF:
+		need = 2
+	case b == 0xF0:
+		lo, need = 0x90, 3
+	case b == 0xF4:
+		hi, need = 0x8F, 3
+	case b >= 0xF1 && b <= 0xF3:
+		need = 3
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(s); n++ {
+		if s[n] < lo || s[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return n
 }
 
 // appendRyu32 formats f as Rust's ryu crate does for f32 (serde_json):
