@@ -24,6 +24,33 @@
 // last list of an entity or after the last entity, entity-list length equal
 // to the sum of the entity sizes.
 //
+// # Conversion to BPX models
+//
+// [ToModel] and [WriteModel] turn a file into a BPX model ('M', package
+// types/model): each mesh a VertexArray in [VertexFormatPNU] or
+// [VertexFormatPNUC] (named by their hashes in the TypeExt) with an
+// IndexArray of its triangles, every entity a bone (names in the Strings
+// section), every keyframe a FrameArray transform with its frame number in
+// the AnimationArray, and the entity hierarchy with everything else in an SD
+// metadata section. [ReadModel] and [FromModel] go back. BO3D → BPX → BO3D
+// gives an equal File, except that a signalling NaN in an entity transform
+// or alpha becomes quiet. Not carried over, in each direction:
+//
+//   - BO3D → BPX, for a reader that ignores the SD section: the hierarchy
+//     and local transforms of entities (bones keep only their bind-pose head
+//     and tail), texture names (hashed into MaterialHash only), entity colour,
+//     alpha and FX flags, which vertices each bone moves, the vertex float
+//     width and the format version. Coordinates stay in bOGL's convention
+//     (no conversion to BPX's left-handed Z-up axes), and keyframes are not
+//     resampled into every frame. Files with more than 1024 entities (the
+//     BoneArray limit) or that fail [File.Validate] are not converted.
+//   - BPX → BO3D, for a model without this package's metadata: bone tails,
+//     material hashes, vertex colour alpha and sections other than the model's
+//     are dropped; there is no hierarchy (meshes and bone pivots hang from a
+//     root pivot); frame numbers come from the AnimationArray only when it
+//     holds one int32 per transform. Vertex formats other than the two above
+//     and meshes over 65536 vertices cannot be converted.
+//
 // # Errors
 //
 // Decode returns a [*FormatError] naming the entity and the byte offset for
