@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/gobpx/bpx"
 )
 
 // FuzzDecode checks that Decode never panics, that every failure is a
@@ -48,6 +50,36 @@ func FuzzDecode(f *testing.F) {
 		}
 		if !bytes.Equal(enc, enc2) {
 			t.Fatal("encode(decode(encode(decode(b)))) != encode(decode(b))")
+		}
+	})
+}
+
+// FuzzReadModel feeds BPX files to ReadModel: no panic, and a file that
+// converts must encode as BO3D and convert to a model again.
+func FuzzReadModel(f *testing.F) {
+	for _, fx := range fixtures() {
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, fx, bpx.SectionOptions{}); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(buf.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)), bpx.WithMaxSectionSize(1<<20))
+		if err != nil {
+			return
+		}
+		file, err := ReadModel(r)
+		if err != nil {
+			return
+		}
+		if _, err := file.MarshalBinary(); err != nil {
+			t.Fatalf("converted file does not encode: %v", err)
+		}
+		if len(file.Entities) <= 1024 {
+			if _, _, err := ToModel(file); err != nil {
+				t.Fatalf("converted file does not convert back: %v", err)
+			}
 		}
 	})
 }
