@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,13 +10,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/formats/bo3d"
 )
 
 var bo3dCmd = &command{
 	Name:    "bo3d",
-	Summary: "dump a BO3D mesh file",
-	Usage:   "[--json] FILE",
+	Summary: "dump a BO3D mesh file, or convert it to a BPX model",
+	Usage: "[--json] FILE\n" +
+		"       bpx bo3d -o OUT.bpx FILE\n" +
+		"FILE \"-\" reads standard input. -o writes a BPX model ('M'): xz-compressed\n" +
+		"sections with CRC32 checksums, the entity hierarchy in an SD section.",
 }
 
 func init() {
@@ -27,29 +32,52 @@ func runBO3D(e *env, args []string) int {
 	c := bo3dCmd
 	fs := c.newFlagSet(e)
 	asJSON := fs.Bool("json", false, "print the dump as JSON")
-	if st, ok := parse(fs, args); !ok {
-		return st
+	out := fs.String("o", "", "convert to a BPX model written to `OUT.bpx` (\"-\": standard output)")
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
+		return status
 	}
-	if fs.NArg() != 1 {
-		return c.usageError(e, "want exactly one FILE, got %d arguments", fs.NArg())
+	if len(pos) != 1 {
+		return c.usageError(e, "want exactly one FILE, got %d", len(pos))
 	}
-	name := fs.Arg(0)
-	f, err := readBO3D(e, name)
+	if *asJSON && *out != "" {
+		return c.usageError(e, "--json and -o exclude each other")
+	}
+	f, err := readBO3D(e, pos[0])
 	if err != nil {
 		return c.fail(e, err)
 	}
-	d := dumpBO3D(f)
-	if *asJSON {
+	switch {
+	case *out != "":
+		err = writeBO3DModel(e, *out, f)
+	case *asJSON:
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(d)
-	} else {
-		err = d.writeText(e.Stdout)
+		err = enc.Encode(dumpBO3D(f))
+	default:
+		err = dumpBO3D(f).writeText(e.Stdout)
 	}
 	if err != nil {
 		return c.fail(e, err)
 	}
 	return exitOK
+}
+
+// bo3dModelOptions is how "bpx bo3d -o" stores the model's sections.
+var bo3dModelOptions = bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32, Threshold: bpx.DefaultThreshold}
+
+// writeBO3DModel converts f to a BPX model written to name: atomically
+// for a file, nothing being written when the conversion fails.
+func writeBO3DModel(e *env, name string, f *bo3d.File) error {
+	if name == "-" {
+		var buf bytes.Buffer
+		if err := bo3d.WriteModel(&buf, f, bo3dModelOptions); err != nil {
+			return err
+		}
+		_, err := e.Stdout.Write(buf.Bytes())
+		return err
+	}
+	return bpx.SaveFile(name, func(w io.Writer) error { return bo3d.WriteModel(w, f, bo3dModelOptions) })
 }
 
 // readBO3D reads and decodes the named file, "-" meaning standard input.

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/formats/bo3d"
 )
 
@@ -153,5 +156,58 @@ func TestBO3DErrors(t *testing.T) {
 		if r := runBPX(t, nil, args...); r.Code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, r.Code, exitUsage)
 		}
+	}
+}
+
+func TestBO3DToBPX(t *testing.T) {
+	f := testBO3D()
+	name := writeBO3D(t, f)
+	out := filepath.Join(t.TempDir(), "out.bpx")
+	r := runBPX(t, nil, "bo3d", name, "-o", out) // flags may follow FILE
+	if r.Code != exitOK || r.Stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, data []byte) {
+		rd, err := bpx.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if rd.Header.Type != bpx.TypeModel || len(rd.Sections) != 7 {
+			t.Errorf("%s: type %q, %d sections", what, rd.Header.Type, len(rd.Sections))
+		}
+		g, err := bo3d.ReadModel(rd)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if !reflect.DeepEqual(g, f) {
+			t.Errorf("%s: converted back to\n%+v\nwant\n%+v", what, g, f)
+		}
+	}
+	check("file", data)
+	r = runBPX(t, nil, "bo3d", "-o", "-", name)
+	if r.Code != exitOK {
+		t.Fatalf("-o -: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	check("stdout", []byte(r.Stdout))
+
+	// A file that decodes but cannot be converted: nothing is written.
+	bad := testBO3D()
+	bad.Entities[1].Mesh.Triangles[0][2] = 7
+	badOut := filepath.Join(t.TempDir(), "bad.bpx")
+	r = runBPX(t, nil, "bo3d", "-o", badOut, writeBO3D(t, bad))
+	if r.Code != exitFail || !strings.Contains(r.Stderr, "triangle 0 uses vertex 7 of 3") {
+		t.Errorf("bad triangle: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	checkOneLineError(t, r)
+	if _, err := os.Stat(badOut); !os.IsNotExist(err) {
+		t.Errorf("output written despite the error: %v", err)
+	}
+
+	if r := runBPX(t, nil, "bo3d", "--json", "-o", out, name); r.Code != exitUsage {
+		t.Errorf("--json with -o: exit %d", r.Code)
 	}
 }
