@@ -168,3 +168,27 @@ func TestRead(t *testing.T) {
 		t.Errorf("reader error after header: %v", err)
 	}
 }
+
+// TestWidenTo32 re-encodes a 16-bit file at 32 bits (the way the notes
+// suggest making 32-bit test files) and back: widening is exact, so the
+// 16-bit bytes come back unchanged.
+func TestWidenTo32(t *testing.T) {
+	b16 := mustEncode(bonedMesh(16))
+	f, err := Decode(b16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.FloatBits = 32
+	b32 := mustEncode(f)
+	if len(b32) != len(b16)+6*16 {
+		t.Errorf("32-bit file is %d bytes, want %d", len(b32), len(b16)+6*16)
+	}
+	g, err := Decode(b32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.FloatBits = 16
+	if !bytes.Equal(mustEncode(g), b16) {
+		t.Error("16 → 32 → 16 bits changed the file")
+	}
+}
