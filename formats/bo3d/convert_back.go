@@ -74,7 +74,7 @@ func vertexSizeOf(hash uint64) (int, error) {
 // for inconsistent input match ErrInvalid.
 func FromModel(m *model.Model, meta *sd.Object) (*File, error) {
 	if err := m.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bo3d: %w: %w", ErrInvalid, err) // matches model.ErrInvalid too
 	}
 	vsize, err := vertexSizeOf(m.VertexFormatHash)
 	if err != nil {

@@ -336,3 +336,11 @@ func TestFromForeignModel(t *testing.T) {
 		t.Errorf("2 indices: %v", err)
 	}
 }
+
+func TestFromModelInvalidModel(t *testing.T) {
+	m := &model.Model{TypeExt: model.TypeExt{VertexFormatHash: VertexFormatPNUHash}}
+	_, err := FromModel(m, nil)
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("model without VertexArray: %v", err)
+	}
+}
