@@ -47,7 +47,8 @@ const maxBlockEntries = 0xFFFF
 
 // Decoder decodes binary BLK files. The zero Decoder decodes the kinds
 // that need no name map (FAT, FAT_ZST, BBF3). A Decoder may be used by
-// several goroutines at once once its fields are set.
+// several goroutines at once once its fields are set; it must not be
+// copied after first use.
 type Decoder struct {
 	// NameMap is the shared name map for the SLIM kinds (3, 4, 5).
 	NameMap *NameMap
@@ -134,6 +135,24 @@ func (d *Decoder) Decode(data []byte) (*Block, error) {
 	return nil, fmt.Errorf("%w: first byte 0x%02x is not a binary BLK kind (text BLK?)", ErrUnsupported, data[0])
 }
 
+// nameList is the name table of a body: the shared names (SLIM), then the
+// file's own names. It is not copied into one slice: a shared map may
+// hold hundreds of thousands of names.
+type nameList struct{ shared, local []string }
+
+func (n nameList) len() int { return len(n.shared) + len(n.local) }
+
+func (n nameList) get(id uint32) (string, bool) {
+	if id < uint32(len(n.shared)) {
+		return n.shared[id], true
+	}
+	id -= uint32(len(n.shared))
+	if id < uint32(len(n.local)) {
+		return n.local[id], true
+	}
+	return "", false
+}
+
 type blockInfo struct {
 	name1, params, blocks, first uint32
 	off                          int
@@ -146,14 +165,7 @@ func parseBody(r *reader, shared []string) (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := local
-	if shared != nil {
-		names = shared
-		if len(local) > 0 {
-			names = make([]string, 0, len(shared)+len(local))
-			names = append(append(names, shared...), local...)
-		}
-	}
+	names := nameList{shared: shared, local: local}
 	nbOff := r.off
 	nBlocks, err := r.uleb("blocks count")
 	if err != nil {
@@ -220,7 +232,7 @@ func parseBody(r *reader, shared []string) (*Block, error) {
 }
 
 // decodeParams decodes the 8-byte param records.
-func decodeParams(r *reader, recs []byte, recsOff int, payload []byte, payloadOff int, names []string) ([]Param, error) {
+func decodeParams(r *reader, recs []byte, recsOff int, payload []byte, payloadOff int, names nameList) ([]Param, error) {
 	n := len(recs) / 8
 	if n == 0 {
 		return nil, nil
@@ -233,20 +245,19 @@ func decodeParams(r *reader, recs []byte, recsOff int, payload []byte, payloadOf
 		nameID := uint32(rec[0]) | uint32(rec[1])<<8 | uint32(rec[2])<<16
 		typ := Type(rec[3])
 		v := binary.LittleEndian.Uint32(rec[4:])
-		if nameID >= uint32(len(names)) {
-			return nil, r.errf(off, "param %d: name id %d out of range (%d names)", i, nameID, len(names))
-		}
 		p := &params[i]
-		p.Name = names[nameID]
+		var ok bool
+		if p.Name, ok = names.get(nameID); !ok {
+			return nil, r.errf(off, "param %d: name id %d out of range (%d names)", i, nameID, names.len())
+		}
 		p.Value.typ = typ
 		switch {
 		case typ == TypeString:
 			if v&0x80000000 != 0 {
 				idx := v & 0x7FFFFFFF
-				if idx >= uint32(len(names)) {
-					return nil, r.errf(off+4, "param %d: string name id %d out of range (%d names)", i, idx, len(names))
+				if p.Value.s, ok = names.get(idx); !ok {
+					return nil, r.errf(off+4, "param %d: string name id %d out of range (%d names)", i, idx, names.len())
 				}
-				p.Value.s = names[idx]
 				break
 			}
 			if v >= uint32(len(payload)) {
@@ -284,7 +295,7 @@ func decodeParams(r *reader, recs []byte, recsOff int, payload []byte, payloadOf
 
 // buildTree turns the flat block list into a tree, checking that every
 // block but the root is claimed exactly once and reachable from the root.
-func buildTree(r *reader, infos []blockInfo, params []Param, names []string) (*Block, error) {
+func buildTree(r *reader, infos []blockInfo, params []Param, names nameList) (*Block, error) {
 	n := len(infos)
 	blocks := make([]Block, n)
 	claimed := make([]bool, n)
@@ -295,10 +306,10 @@ func buildTree(r *reader, infos []blockInfo, params []Param, names []string) (*B
 		in := &infos[i]
 		b := &blocks[i]
 		if in.name1 != 0 {
-			if in.name1-1 >= uint32(len(names)) {
-				return nil, r.errf(in.off, "block %d: name id %d out of range (%d names)", i, in.name1-1, len(names))
+			var ok bool
+			if b.Name, ok = names.get(in.name1 - 1); !ok {
+				return nil, r.errf(in.off, "block %d: name id %d out of range (%d names)", i, in.name1-1, names.len())
 			}
-			b.Name = names[in.name1-1]
 		}
 		if pnext+uint64(in.params) > uint64(len(params)) {
 			return nil, r.errf(in.off, "block %d claims params %d..%d of %d", i, pnext, pnext+uint64(in.params), len(params))

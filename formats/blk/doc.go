@@ -25,8 +25,9 @@
 // Decoding treats its input as hostile. It does not panic on any input,
 // and every malformed input gives an error matching [ErrFormat] (a
 // [*FormatError] naming the byte offset) or another sentinel of this
-// package. Allocations are bounded by the input size, except for
-// decompression, which is bounded by [Decoder.MaxSize] (default
+// package. No count is trusted before the bytes it needs are there, so a
+// decoded tree takes at most about 40 bytes of memory per input byte;
+// decompressed data is bounded by [Decoder.MaxSize] (default
 // [DefaultMaxSize], 256 MiB). Limits:
 //   - ULEB128 integers: at most 5 bytes, value within 32 bits;
 //   - names section: at most [MaxNamesSize] (256 MiB), as in the engine;

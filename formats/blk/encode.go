@@ -3,6 +3,7 @@ package blk
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -19,12 +20,12 @@ import (
 //   - then, once, zero padding to a multiple of 4, then the wide values;
 //   - every payload append is de-duplicated on the whole value.
 //
-// The zero Encoder writes FAT. An Encoder may be reused; it is not safe
-// for concurrent use.
+// Kind must be set: the zero Kind is BBF, which is not written. An Encoder
+// may be reused (it keeps its zstd encoder); it is not safe for concurrent
+// use.
 type Encoder struct {
-	// Kind is the kind to write: KindFAT (the default for 0 is not
-	// assumed: 0 is BBF, which cannot be written), KindFATZstd,
-	// KindSlim, KindSlimZstd or KindSlimZstdDict.
+	// Kind is the kind to write: KindFAT, KindFATZstd, KindSlim,
+	// KindSlimZstd or KindSlimZstdDict.
 	Kind Kind
 	// NameMap is the shared name map, required for the SLIM kinds.
 	NameMap *NameMap
@@ -148,19 +149,39 @@ func (t *nameTable) id(name string) (int, bool) {
 }
 
 // payload is the engine's ComplexDataContainer: an append-only buffer
-// whose appends are de-duplicated on the whole value.
+// whose appends are de-duplicated on the whole value. Values are found by
+// a hash of their bytes, checked against the buffer; the rare values whose
+// hash collides with a different value go to a map keyed by the bytes.
 type payload struct {
-	data []byte
-	seen map[string]uint32
+	data  []byte
+	seed  maphash.Seed
+	byKey map[uint64]span
+	other map[string]uint32
+}
+
+type span struct{ off, n uint32 }
+
+func newPayload() *payload {
+	return &payload{seed: maphash.MakeSeed(), byKey: map[uint64]span{}, other: map[string]uint32{}}
 }
 
 func (p *payload) add(v []byte) uint32 {
-	if off, ok := p.seen[string(v)]; ok {
+	h := maphash.Bytes(p.seed, v)
+	if sp, ok := p.byKey[h]; ok {
+		if int(sp.n) == len(v) && string(p.data[sp.off:sp.off+sp.n]) == string(v) {
+			return sp.off
+		}
+		if off, ok := p.other[string(v)]; ok {
+			return off
+		}
+		off := uint32(len(p.data))
+		p.data = append(p.data, v...)
+		p.other[string(v)] = off
 		return off
 	}
 	off := uint32(len(p.data))
 	p.data = append(p.data, v...)
-	p.seen[string(v)] = off
+	p.byKey[h] = span{off, uint32(len(v))}
 	return off
 }
 
@@ -236,12 +257,13 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 	}
 
 	recs := make([]byte, nParams*8)
-	pay := &payload{seen: map[string]uint32{}}
+	pay := newPayload()
 	// Strings first.
 	var tmp []byte
 	k := 0
 	for _, b := range bfs {
-		for _, p := range b.Params {
+		for i := range b.Params {
+			p := &b.Params[i]
 			rec := recs[k*8 : k*8+8]
 			k++
 			id, _ := names.id(p.Name)
@@ -263,10 +285,10 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 	aligned := false
 	k = 0
 	for _, b := range bfs {
-		for _, p := range b.Params {
+		for i := range b.Params {
+			v := &b.Params[i].Value
 			rec := recs[k*8 : k*8+8]
 			k++
-			v := p.Value
 			switch {
 			case v.typ == TypeString:
 				continue

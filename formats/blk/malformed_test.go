@@ -3,6 +3,7 @@ package blk
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,46 @@ func TestDecodeMaxSize(t *testing.T) {
 		t.Fatal(err)
 	} else {
 		mustEqual(t, got, sectionTree())
+	}
+}
+
+// The documented memory bound: about 40 bytes per input byte, measured on
+// the densest inputs (only blocks, or only params).
+func TestDecodeMemoryBound(t *testing.T) {
+	const n = 60000
+	blocks := []byte{1, 0}
+	blocks = appendULEB(blocks, n)
+	blocks = append(blocks, 0, 0, 0, 0) // params, payload; root: name, params
+	blocks = appendULEB(blocks, n-1)
+	blocks = append(blocks, 1)
+	for i := 1; i < n; i++ {
+		blocks = append(blocks, 0, 0, 0)
+	}
+	params := []byte{1, 1, 2, 'a', 0, 1}
+	params = appendULEB(params, n)
+	params = append(params, 0)
+	for i := 0; i < n; i++ {
+		params = append(params, 0, 0, 0, byte(TypeInt), 1, 2, 3, 4)
+	}
+	params = append(params, 0)
+	params = appendULEB(params, n)
+	params = append(params, 0)
+	for _, data := range [][]byte{blocks, params} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		b, err := Decode(data)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Blocks)+len(b.Params) < n-1 {
+			t.Fatalf("decoded %d blocks and %d params", len(b.Blocks), len(b.Params))
+		}
+		per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(data))
+		t.Logf("%.1f bytes per input byte", per)
+		if per > 40 {
+			t.Errorf("%.1f bytes allocated per input byte, documented bound is about 40", per)
+		}
 	}
 }

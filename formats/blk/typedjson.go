@@ -199,6 +199,12 @@ func typedError(path, format string, args ...any) error {
 // members, missing members and values that do not fit their type are
 // errors that name the path of the offending entry.
 func ParseTypedJSON(data []byte) (*Block, error) {
+	var probe struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &probe); err == nil && probe.Format != TypedJSONFormat {
+		return nil, typedError("/", "format is %q, not %q: plain BLK JSON cannot be converted back, it has lost the types and merged duplicates", probe.Format, TypedJSONFormat)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
