@@ -24,6 +24,7 @@ const (
 
 var kindNames = [...]string{"BBF", "FAT", "FAT_ZST", "SLIM", "SLIM_ZST", "SLIM_ZST_DICT"}
 
+// String returns the kind's name: "FAT", "SLIM_ZST_DICT", ...
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

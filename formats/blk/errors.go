@@ -43,6 +43,7 @@ type FormatError struct {
 	Err    error // optional cause (ErrTooLarge, a zstd error, ...)
 }
 
+// Error returns "blk: <what> at offset <n>[ of the <unit>][: <cause>]".
 func (e *FormatError) Error() string {
 	s := fmt.Sprintf("blk: %s at offset %d", e.What, e.Offset)
 	if e.In != "" {

@@ -11,27 +11,7 @@ import (
 	"github.com/gobpx/bpx/sd"
 )
 
-// The BPXSD mapping of a BLK tree (ToSD, FromSD). BPXSD objects are keyed
-// by name hashes and hold at most 255 entries, so a BLK tree is stored
-// flat, in the binary form's own shape, which keeps every type, the order
-// and the duplicates and needs a nesting depth of 6 whatever the BLK
-// depth (plus 2 per chunk level of lists beyond 255 entries):
-//
-//	root   = {"format": "blk/1", "blocks": list(block, ...)}
-//	block  = [name, flags u8, children u16, list(param, ...)]
-//	param  = [name, type u8, value]
-//	list   = [item, ...]                       when at most 255 items
-//	       | {"chunks": list([item ×255], ...)} otherwise
-//
-// Blocks are listed breadth-first, the root first; a block's children are
-// the next unclaimed blocks of the list, in order, as in binary BLK. The
-// param type byte is the BLK type id (1 to 13); bit 0x40 of a block's
-// flags or of a param's type byte marks a name, and bit 0x80 of the type
-// byte a string value, that is not valid UTF-8 and is stored as the
-// base64 of its bytes. Values: t String, i Int32, r Float32, p2/p3/p4
-// Array of Float32, ip2/ip3/ip4 Array of Int32, b Bool, c Array of Uint8
-// r, g, b, a, m Array of 12 Float32 (4 rows of 3), i64 Int64. A NaN
-// float is stored as the Uint32 of its bits, keeping its payload.
+// sdFormat is the "format" member of the BPXSD mapping (see ToSD).
 const sdFormat = "blk/1"
 
 const (
@@ -61,8 +41,29 @@ func sdList(items []sd.Value) sd.Value {
 	return sd.NewObject().Set("chunks", sdList(chunks)).Value()
 }
 
-// ToSD converts b to a BPXSD object; see the mapping above. The result
-// encodes with sd.Encode as long as names and strings hold no NUL byte.
+// ToSD converts b to a BPXSD object without loss. The result encodes
+// with sd.Encode as long as names and strings hold no NUL byte.
+//
+// BPXSD objects are keyed by name hashes and hold at most 255 entries, so a BLK tree is stored
+// flat, in the binary form's own shape, which keeps every type, the order
+// and the duplicates and needs a nesting depth of 6 whatever the BLK
+// depth (plus 2 per chunk level of lists beyond 255 entries):
+//
+//	root   = {"format": "blk/1", "blocks": list(block, ...)}
+//	block  = [name, flags u8, children u16, list(param, ...)]
+//	param  = [name, type u8, value]
+//	list   = [item, ...]                       when at most 255 items
+//	       | {"chunks": list([item ×255], ...)} otherwise
+//
+// Blocks are listed breadth-first, the root first; a block's children are
+// the next unclaimed blocks of the list, in order, as in binary BLK. The
+// param type byte is the BLK type id (1 to 13); bit 0x40 of a block's
+// flags or of a param's type byte marks a name, and bit 0x80 of the type
+// byte a string value, that is not valid UTF-8 and is stored as the
+// base64 of its bytes. Values: t String, i Int32, r Float32, p2/p3/p4
+// Array of Float32, ip2/ip3/ip4 Array of Int32, b Bool, c Array of Uint8
+// r, g, b, a, m Array of 12 Float32 (4 rows of 3), i64 Int64. A NaN
+// float is stored as the Uint32 of its bits, keeping its payload.
 func ToSD(b *Block) (*sd.Object, error) {
 	bfs := []*Block{b}
 	for i := 0; i < len(bfs); i++ {

@@ -45,8 +45,8 @@ func TestSDRoundTrip(t *testing.T) {
 	}
 }
 
-// The flat mapping keeps the BPXSD depth small: a BLK tree 200 levels deep
-// still decodes with the BPXSD default depth limit.
+// The flat mapping keeps the BPXSD depth at 6: a BLK tree 200 levels deep
+// decodes with a BPXSD depth limit of 6.
 func TestSDDepthIndependent(t *testing.T) {
 	deep := &Block{}
 	for c, i := deep, 0; i < 200; i++ {
@@ -58,7 +58,7 @@ func TestSDDepthIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := sd.Decode(data)
+	back, err := sd.DecodeOptions{MaxDepth: 6}.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
