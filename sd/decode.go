@@ -59,16 +59,32 @@ func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
 // a small multiple of len(data): every decoded value consumes at least one
 // input byte, and no count is trusted before the bytes are there.
 func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
-	d := decoder{data: data, opts: opts, maxDepth: opts.MaxDepth, budget: opts.ContainerBudget}
-	if d.maxDepth <= 0 {
-		d.maxDepth = DefaultMaxDepth
-	}
-	d.vals.chunk, d.keys.chunk = 16, 16
+	d := newDecoder(data, opts)
 	o, err := d.object(1)
 	if err != nil {
 		return nil, 0, err
 	}
 	return o, d.pos, nil
+}
+
+func newDecoder(data []byte, opts DecodeOptions) *decoder {
+	d := &decoder{data: data, opts: opts, maxDepth: opts.MaxDepth, budget: opts.ContainerBudget}
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+	d.vals.chunk, d.keys.chunk = 16, 16
+	return d
+}
+
+// validate checks the object at the start of data as DecodePrefix would,
+// without building it, and returns its size.
+func (opts DecodeOptions) validate(data []byte) (int, error) {
+	d := newDecoder(data, opts)
+	d.discard = true
+	if _, err := d.object(1); err != nil {
+		return 0, err
+	}
+	return d.pos, nil
 }
 
 type decoder struct {
@@ -83,13 +99,15 @@ type decoder struct {
 	objs slab[Object]
 	vals slab[Value]
 	keys slab[uint64]
+	// discard makes the decoder only check the input (see validate).
+	discard bool
 	// strs holds a copy of the input from the first string on; String
 	// values are substrings of it (one allocation for all strings).
 	strs    string
 	strBase int
 }
 
-const maxChunk = 4096
+const maxChunk = 512
 
 // slab hands out pieces of larger allocations. Its next allocation size
 // doubles up to maxChunk, and never exceeds what the remaining input could
@@ -118,6 +136,9 @@ func (d *decoder) newObject() *Object {
 
 // str returns the input bytes [start, end) as a string.
 func (d *decoder) str(start, end int) string {
+	if d.discard {
+		return ""
+	}
 	if d.strs == "" {
 		d.strBase = start
 		d.strs = string(d.data[start:])
@@ -149,15 +170,46 @@ const (
 	minElemSize  = 1 // type code
 )
 
-func (d *decoder) object(depth int) (*Object, error) {
+// count checks the limits for a container at depth and reads its count.
+func (d *decoder) count(depth int, what string) (int, error) {
 	if err := d.enter(depth); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if d.pos >= len(d.data) {
-		return nil, d.fail(d.pos, ErrTruncated, "object count")
+		return 0, d.fail(d.pos, ErrTruncated, what+" count")
 	}
 	n := int(d.data[d.pos])
 	d.pos++
+	return n, nil
+}
+
+// entryHash reads the key hash of an object entry, making sure its type
+// code follows.
+func (d *decoder) entryHash() (uint64, error) {
+	if len(d.data)-d.pos < minEntrySize {
+		return 0, d.fail(d.pos, ErrTruncated, "object entry")
+	}
+	h := binary.LittleEndian.Uint64(d.data[d.pos:])
+	d.pos += 8
+	return h, nil
+}
+
+func (d *decoder) object(depth int) (*Object, error) {
+	n, err := d.count(depth, "object")
+	if err != nil {
+		return nil, err
+	}
+	if d.discard {
+		for range n {
+			if _, err := d.entryHash(); err != nil {
+				return nil, err
+			}
+			if _, err := d.value(depth); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
 	o := d.newObject()
 	if n == 0 {
 		return o, nil
@@ -167,11 +219,10 @@ func (d *decoder) object(depth int) (*Object, error) {
 	o.vals = d.vals.take(c, len(d.data)-d.pos)
 	var hasDebug bool
 	for range n {
-		if len(d.data)-d.pos < minEntrySize {
-			return nil, d.fail(d.pos, ErrTruncated, "object entry")
+		h, err := d.entryHash()
+		if err != nil {
+			return nil, err
 		}
-		h := binary.LittleEndian.Uint64(d.data[d.pos:])
-		d.pos += 8
 		v, err := d.value(depth)
 		if err != nil {
 			return nil, err
@@ -191,24 +242,25 @@ func (d *decoder) object(depth int) (*Object, error) {
 }
 
 func (d *decoder) array(depth int) (Value, error) {
-	if err := d.enter(depth); err != nil {
+	n, err := d.count(depth, "array")
+	if err != nil {
 		return Value{}, err
 	}
-	if d.pos >= len(d.data) {
-		return Value{}, d.fail(d.pos, ErrTruncated, "array count")
-	}
-	n := int(d.data[d.pos])
-	d.pos++
-	a := d.newObject()
-	if n > 0 {
-		a.vals = d.vals.take(min(n, (len(d.data)-d.pos)/minElemSize), len(d.data)-d.pos)
+	var a *Object
+	if !d.discard {
+		a = d.newObject()
+		if n > 0 {
+			a.vals = d.vals.take(min(n, (len(d.data)-d.pos)/minElemSize), len(d.data)-d.pos)
+		}
 	}
 	for range n {
 		v, err := d.value(depth)
 		if err != nil {
 			return Value{}, err
 		}
-		a.vals = append(a.vals, v)
+		if a != nil {
+			a.vals = append(a.vals, v)
+		}
 	}
 	return Value{kind: KindArray, ref: a}, nil
 }
@@ -216,11 +268,26 @@ func (d *decoder) array(depth int) (Value, error) {
 // value reads a type code and the value that follows; depth is that of the
 // container holding it.
 func (d *decoder) value(depth int) (Value, error) {
-	if d.pos >= len(d.data) {
-		return Value{}, d.fail(d.pos, ErrTruncated, "type code")
+	k, err := d.typeCode()
+	if err != nil {
+		return Value{}, err
 	}
-	k := Kind(d.data[d.pos])
+	return d.valueOf(k, depth)
+}
+
+// typeCode reads a type code (checked by valueOf).
+func (d *decoder) typeCode() (Kind, error) {
+	if d.pos >= len(d.data) {
+		return 0, d.fail(d.pos, ErrTruncated, "type code")
+	}
 	d.pos++
+	return Kind(d.data[d.pos-1]), nil
+}
+
+// valueOf reads the value of type code k, which was just read; depth is
+// that of the container holding it. In discard mode it only checks the
+// value: strings and containers come back empty.
+func (d *decoder) valueOf(k Kind, depth int) (Value, error) {
 	b := d.data[d.pos:]
 	switch k {
 	case KindNull:

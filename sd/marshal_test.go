@@ -245,6 +245,11 @@ func TestUnmarshalErrors(t *testing.T) {
 		if !errors.As(err, &ue) || ue.Path != tt.path || ue.Overflow != tt.overflow {
 			t.Errorf("%v: error %v, want path %q overflow %v", tt.o.At(0).Name, err, tt.path, tt.overflow)
 		}
+		// Unmarshal from bytes reports the same error.
+		data, _ := Encode(tt.o)
+		if err2 := Unmarshal(data, &n); err2 == nil || err == nil || err2.Error() != err.Error() {
+			t.Errorf("%v: Unmarshal error %v, UnmarshalValue error %v", tt.o.At(0).Name, err2, err)
+		}
 	}
 	var n narrow
 	if err := UnmarshalValue(NewObject().Value(), n); !errors.Is(err, errNotPointer) {
@@ -416,5 +421,65 @@ func TestMarshalMatchesMarshalValue(t *testing.T) {
 	dst, err := EncodeOptions{}.AppendMarshal([]byte("x"), Inner{X: 1})
 	if err != nil || !bytes.Equal(dst, append([]byte("x"), wobj(went("x", wu8(1)))...)) {
 		t.Errorf("AppendMarshal = % x, %v", dst, err)
+	}
+}
+
+// TestUnmarshalMatchesUnmarshalValue checks that Unmarshal's direct walk
+// and Decode followed by UnmarshalValue fill Go values identically.
+func TestUnmarshalMatchesUnmarshalValue(t *testing.T) {
+	type shapes struct {
+		Ptrs   []*Inner          `sd:"ptrs"`
+		Arr    [2]string         `sd:"arr"`
+		Nested [][]int16         `sd:"nested"`
+		Any    []any             `sd:"any"`
+		Map    map[string]*Inner `sd:"map"`
+		Obj    *Object           `sd:"obj"`
+		Val    Value             `sd:"val"`
+		Null   *Inner            `sd:"null"`
+		NullS  []int             `sd:"nulls"`
+		Skip   int               `sd:"-"`
+		Inner
+	}
+	o := NewObject().
+		Set("ptrs", Array(NewObject().Set("x", Uint8(1)).Value(), Null())).
+		Set("arr", Array(String("a"), String("b"), String("extra"))).
+		Set("nested", Array(Array(Int8(-1), Uint16(2)), Array())).
+		Set("any", Array(Uint32(7), String("s"), NewObject().Set("k", Bool(true)).Value())).
+		Set("map", NewObject().Set("one", NewObject().Set("x", Uint8(5)).Value()).Value()).
+		Set("obj", NewObject().Set("z", Null()).Value()).
+		Set("val", Float32(2.5)).
+		Set("null", Null()).
+		Set("nulls", Null()).
+		Set("unknown", NewObject().Set("deep", Array(Null())).Value()).
+		Set("x", Uint8(9)).
+		Set("x", Uint8(10)) // replaces in place
+	for _, opts := range []EncodeOptions{{}, {DebugNames: true}} {
+		data, err := opts.Encode(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefill := func() shapes { return shapes{Null: &Inner{}, NullS: []int{1}, Skip: 4, Arr: [2]string{"p", "q"}} }
+		a, b := prefill(), prefill()
+		if err := Unmarshal(data, &a); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := UnmarshalValue(back.Value(), &b); err != nil {
+			t.Fatal(err)
+		}
+		// *Object and Value hold decoder slabs; compare them as values.
+		if !a.Obj.Equal(b.Obj) || !a.Val.Equal(b.Val) {
+			t.Errorf("Obj/Val differ")
+		}
+		a.Obj, b.Obj, a.Val, b.Val = nil, nil, Value{}, Value{}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("DebugNames %v:\n Unmarshal     %+v\n UnmarshalValue %+v", opts.DebugNames, a, b)
+		}
+		if a.X != 10 || a.Null != nil || a.NullS != nil || a.Skip != 4 || a.Arr != [2]string{"a", "b"} || len(a.Nested) != 2 {
+			t.Errorf("unexpected result %+v", a)
+		}
 	}
 }

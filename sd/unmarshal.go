@@ -38,11 +38,16 @@ func Unmarshal(data []byte, v any) error {
 
 // Unmarshal is like the package-level Unmarshal with the options opts.
 func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
-	o, err := opts.Decode(data)
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errNotPointer
+	}
+	n, err := opts.validate(data)
 	if err != nil {
 		return err
 	}
-	return UnmarshalValue(o.Value(), v)
+	d := newDecoder(data[:n], opts)
+	return wireDecoderFor(rv.Type().Elem())(d, KindObject, rv.Elem(), 0)
 }
 
 // UnmarshalValue stores src in the value v points to, the inverse of
@@ -62,7 +67,8 @@ func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
 //     of the value's width, string, []any or map[string]any;
 //   - Value, Object and Unmarshaler targets receive src itself.
 //
-// The __debug__ property is skipped everywhere.
+// The __debug__ property is skipped everywhere. src must not contain
+// itself (values from Decode never do).
 func UnmarshalValue(src Value, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
