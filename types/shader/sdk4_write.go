@@ -43,6 +43,7 @@ func (p *Pack) build() (strs, tab, ext []byte, err error) {
 	}
 	var names bpxstrings.Builder
 	tab = make([]byte, 0, len(p.Symbols)*SymbolSize)
+	written := map[*sd.Object]uint32{} // extended data offsets, each object once
 	for k, s := range p.Symbols {
 		name, err := names.Add(s.Name)
 		if err != nil {
@@ -56,12 +57,16 @@ func (p *Pack) build() (strs, tab, ext []byte, err error) {
 		}
 		ptr := uint32(noExtendedData)
 		if s.Extended != nil {
-			if len(ext) >= noExtendedData {
-				return nil, nil, nil, invalidf("symbol %d: extended data beyond offset 0xFFFFFF", k)
-			}
-			ptr = uint32(len(ext))
-			if ext, err = (sd.EncodeOptions{}).Append(ext, s.Extended); err != nil {
-				return nil, nil, nil, invalidf("symbol %d extended data: %v", k, err)
+			var seen bool
+			if ptr, seen = written[s.Extended]; !seen {
+				if len(ext) >= noExtendedData {
+					return nil, nil, nil, invalidf("symbol %d: extended data beyond offset 0xFFFFFF", k)
+				}
+				ptr = uint32(len(ext))
+				if ext, err = (sd.EncodeOptions{}).Append(ext, s.Extended); err != nil {
+					return nil, nil, nil, invalidf("symbol %d extended data: %v", k, err)
+				}
+				written[s.Extended] = ptr
 			}
 		}
 		tab = le.AppendUint32(tab, name)
@@ -85,7 +90,9 @@ func (p *Pack) build() (strs, tab, ext []byte, err error) {
 // ExtendedData section when a symbol has extended data (CRC32), and one
 // Shader section per shader (CRC32, xz above 64 KiB). The caller closes w.
 // A pack written so is byte for byte what the reference writes for the same
-// content, when names are distinct (the reference stores duplicates twice).
+// content, except that a repeated name, and an extended-data object shared
+// (by pointer) between symbols, are stored once (the reference stores them
+// again for each symbol; readers cannot tell).
 func WritePack(w *bpx.Writer, p *Pack) error {
 	strs, tab, ext, err := p.build()
 	if err != nil {
