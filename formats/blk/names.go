@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // MaxNamesSize is the largest names section accepted, as in the engine
@@ -141,7 +143,8 @@ func NewNameMap(names []string, dict []byte) *NameMap {
 // refers to: the hex dictionary digest plus ".dict".
 func (m *NameMap) DictFileName() string { return hex.EncodeToString(m.DictDigest[:]) + ".dict" }
 
-// MarshalBinary returns the nm file for m. Names must not contain NUL.
+// MarshalBinary returns the nm file for m, compressed at the default zstd
+// level. Names must not contain NUL.
 func (m *NameMap) MarshalBinary() ([]byte, error) {
 	for _, n := range m.Names {
 		if strings.IndexByte(n, 0) >= 0 {
@@ -151,7 +154,7 @@ func (m *NameMap) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, nmHeaderSize+16)
 	out = append(out, m.NamesDigest[:]...)
 	out = append(out, m.DictDigest[:]...)
-	z, err := zstdCompress(appendNames(nil, m.Names), nil, 0)
+	z, err := zstdCompress(appendNames(nil, m.Names), nil, zstd.SpeedDefault)
 	if err != nil {
 		return nil, err
 	}

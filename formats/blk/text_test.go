@@ -82,3 +82,15 @@ func TestWriteTextKeysAndEmptyBlocks(t *testing.T) {
 		t.Fatalf("got:\n%q\nwant:\n%q", buf.String(), want)
 	}
 }
+
+// The two text samples (kotiq's quoted dialect with hex ints and spaces
+// around "=", and the strict dialect) read as the section tree.
+func TestParseTextSamples(t *testing.T) {
+	for _, name := range []string{"expected", "section_strict.blk"} {
+		got, err := ParseText(readSample(t, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		mustEqual(t, got, sectionTree())
+	}
+}

@@ -374,9 +374,12 @@ func parseTextValue(t Type, s string) (Value, error) {
 		}
 		c := [4]uint8{255, 255, 255, 255}
 		for i, part := range parts {
-			n, err := strconv.ParseUint(strings.Trim(part, " \t"), 10, 8)
+			n, err := parseTextInt(strings.Trim(part, " \t"), 32)
 			if err != nil {
 				return v, err
+			}
+			if n < 0 || n > 255 {
+				return v, fmt.Errorf("component %d out of 0..255", n)
 			}
 			c[i] = uint8(n)
 		}
