@@ -146,3 +146,34 @@ func TestMalformedSamples(t *testing.T) {
 		}
 	}
 }
+
+func TestTypeSpecificInfoCatVerify(t *testing.T) {
+	dir := filepath.Join(samplesDir(t), "bpx")
+	ref := filepath.Join(dir, "reference-generated")
+	r := runBPX(t, nil, "info", filepath.Join(ref, "pkg_xz.bpx"))
+	if r.Code != exitOK || !strings.Contains(r.Stdout, "architecture x86_64, platform Linux, generator BD") {
+		t.Errorf("package TypeExt: %s", r.Stdout)
+	}
+	r = runBPX(t, nil, "info", filepath.Join(ref, "shader_pack.bpx"))
+	if r.Code != exitOK || !strings.Contains(r.Stdout, "GL46") {
+		t.Errorf("shader TypeExt: %s", r.Stdout)
+	}
+	r = runBPX(t, nil, "cat", filepath.Join(ref, "pkg_small.bpx"), "hello.txt")
+	if r.Code != exitOK || r.Stdout != "Hello, BPX!\n" {
+		t.Errorf("cat object: exit %d %q %s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = runBPX(t, nil, "cat", filepath.Join(ref, "pkg_small.bpx"), "missing.txt")
+	if r.Code != exitFail {
+		t.Errorf("cat missing object: exit %d", r.Code)
+	}
+	checkOneLineError(t, r)
+	if r := runBPX(t, nil, "verify", filepath.Join(ref, "pkg_xz.bpx"), filepath.Join(dir, "real", "BPX-rs_tests_test.bpx")); r.Code != exitOK {
+		t.Errorf("verify good packages: exit %d %s", r.Code, r.Stderr)
+	}
+	for _, name := range []string{"pkg_1based_start", "pkg_missing_start_section", "pkg_size_beyond_data", "pkg_offset_beyond_section", "pkg_bad_arch"} {
+		r := runBPX(t, nil, "verify", filepath.Join(dir, "synthetic", name+".bpx"))
+		if r.Code != exitFail || !strings.Contains(r.Stdout, "FAILED") {
+			t.Errorf("verify %s: exit %d %s", name, r.Code, r.Stdout)
+		}
+	}
+}
