@@ -2,6 +2,7 @@ package sd
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -17,13 +18,21 @@ func FuzzDecode(f *testing.F) {
 		went("__debug__", warr(wstr("a"), wstr("o")))))
 	f.Add(wobj(went("f", wf64bits(0xfff8000000000123)), went("i", wi64(-5000000000)), went("g", wf32(-0.0))))
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0})
+	if meta, err := (EncodeOptions{DebugNames: true}).Marshal(makeBenchMeta()); err == nil {
+		f.Add(meta) // exercises the struct paths of Unmarshal
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts := DecodeOptions{MaxDepth: 16}
 		o, n, err := opts.DecodePrefix(data)
+		var direct benchMeta
+		directErr := opts.Unmarshal(data, &direct)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
 				t.Fatalf("bad error %v", err)
+			}
+			if directErr == nil || directErr.Error() != err.Error() {
+				t.Fatalf("Unmarshal error %v, Decode error %v", directErr, err)
 			}
 			return
 		}
@@ -58,9 +67,13 @@ func FuzzDecode(f *testing.F) {
 		if _, err := o.MarshalJSON(); err != nil {
 			t.Fatalf("plain JSON: %v", err)
 		}
-		// Unmarshalling hostile data into Go values must not panic.
+		// Unmarshalling hostile data into Go values must not panic, and
+		// both ways of doing it must agree.
 		var m benchMeta
-		_ = UnmarshalValue(o.Value(), &m)
+		viaTree := UnmarshalValue(o.Value(), &m)
+		if (viaTree == nil) != (directErr == nil) || (viaTree == nil && !reflect.DeepEqual(m, direct)) {
+			t.Fatalf("Unmarshal (%v) and UnmarshalValue (%v) disagree", directErr, viaTree)
+		}
 		var x any
 		if err := UnmarshalValue(o.Value(), &x); err != nil {
 			t.Fatalf("Unmarshal into any: %v", err)
