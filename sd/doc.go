@@ -44,5 +44,12 @@
 //   - time: linear in the input, plus a scan of at most 255 keys per
 //     property for duplicate detection.
 //
+// [Unmarshal] checks the whole document before it writes into the target,
+// so malformed data leaves the target untouched; a value that does not fit
+// its Go type stops it with an [*UnmarshalTypeError], after the fields
+// before it were set (as with encoding/json). What it allocates is what the
+// target needs: a slice gets at most 255 elements, each taking at least one
+// input byte.
+//
 // The typed-JSON parser enforces the same depth and count limits.
 package sd
