@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // benchTree is a large document shaped like game data: nested blocks of
@@ -92,6 +93,36 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDecodeRatio decodes the document both ways in each iteration
+// and reports the speed-up of binary BLK over encoding/json as the metric
+// "x-faster" (the target is at least 5).
+func BenchmarkDecodeRatio(b *testing.B) {
+	tree := benchTree(20000)
+	bin, err := Encode(tree, KindFAT)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, tree, &JSONOptions{Merge: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(bin)))
+	var tBin, tJSON time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := Decode(bin); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		var v any
+		if err := json.Unmarshal(js.Bytes(), &v); err != nil {
+			b.Fatal(err)
+		}
+		tBin, tJSON = tBin+t1.Sub(t0), tJSON+time.Since(t1)
+	}
+	b.ReportMetric(float64(tJSON)/float64(tBin), "x-faster")
 }
 
 // BenchmarkEncode measures writing the same document as FAT.
