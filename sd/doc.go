@@ -46,8 +46,9 @@
 //
 // [Unmarshal] checks the whole document before it writes into the target,
 // so malformed data leaves the target untouched; a value that does not fit
-// its Go type stops it with an [*UnmarshalTypeError], after the fields
-// before it were set (as with encoding/json). What it allocates is what the
+// its Go type stops it with an [*UnmarshalTypeError], leaving the fields
+// set before it (encoding/json would carry on with the next ones). What it
+// allocates is what the
 // target needs: a slice gets at most 255 elements, each taking at least one
 // input byte.
 //
