@@ -347,7 +347,8 @@ func (b *Block) LookupBlock(path string) *Block {
 
 // Lookup returns the parameter at path: sub-block names separated by
 // slashes, then the parameter name, e.g. "alpha/gamma/vec2i". Any element
-// may carry an index "[i]" to select the i-th duplicate.
+// may carry an index "[i]" to select the i-th duplicate. Names that hold
+// a slash, or end in "[n]", cannot be reached by path: use the fields.
 func (b *Block) Lookup(path string) (Value, bool) {
 	dir, last := "", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
