@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,12 +27,35 @@ type EncodeOptions struct {
 
 // Encode encodes o with the default options.
 func Encode(o *Object) ([]byte, error) {
-	return EncodeOptions{}.Append(nil, o)
+	return EncodeOptions{}.Encode(o)
 }
 
 // Encode encodes o.
 func (opts EncodeOptions) Encode(o *Object) ([]byte, error) {
-	return opts.Append(nil, o)
+	return withScratch(func(b []byte) ([]byte, error) { return opts.Append(b, o) })
+}
+
+// scratch holds encoding buffers for reuse, so that Encode and Marshal
+// allocate only their result.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch is the largest buffer kept for reuse.
+const maxScratch = 64 << 10
+
+// withScratch runs appendTo on a reused buffer and returns a copy of what
+// it produced.
+func withScratch(appendTo func([]byte) ([]byte, error)) ([]byte, error) {
+	p := scratch.Get().(*[]byte)
+	b, err := appendTo((*p)[:0])
+	var out []byte
+	if err == nil {
+		out = append([]byte(nil), b...)
+	}
+	if cap(b) <= maxScratch {
+		*p = b
+		scratch.Put(p)
+	}
+	return out, err
 }
 
 // Append appends the encoding of o to dst and returns the extended slice.

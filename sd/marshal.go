@@ -49,7 +49,7 @@ func Marshal(v any) ([]byte, error) {
 // Marshal is like the package-level Marshal with the options opts: with
 // DebugNames, objects carry a __debug__ array of their field names.
 func (opts EncodeOptions) Marshal(v any) ([]byte, error) {
-	return opts.AppendMarshal(nil, v)
+	return withScratch(func(b []byte) ([]byte, error) { return opts.AppendMarshal(b, v) })
 }
 
 // MarshalValue converts a Go value to a Value, in the style of

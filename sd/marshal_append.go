@@ -48,6 +48,14 @@ func appenderFor(t reflect.Type) appendFunc {
 
 func newAppendFunc(t reflect.Type) appendFunc {
 	if t != valueType && t != objectType && !t.Implements(marshalerType) {
+		if k, ok := scalarKinds[t.Kind()]; ok {
+			return func(e *encoder, rv reflect.Value, depth int) error {
+				if err := e.value(scalarValue(k, rv), depth); err != nil {
+					return err
+				}
+				return nil
+			}
+		}
 		switch t.Kind() {
 		case reflect.Struct:
 			return structAppender(t)
@@ -76,7 +84,7 @@ func newAppendFunc(t reflect.Type) appendFunc {
 			}
 		}
 	}
-	// Scalars, Value, Object, Marshaler and unsupported types.
+	// Value, Object, Marshaler and unsupported types.
 	enc := encoderFor(t)
 	return func(e *encoder, rv reflect.Value, depth int) error {
 		v, err := enc(rv, depth+1)
