@@ -1,0 +1,50 @@
+package main
+
+import (
+	"github.com/gobpx/bpx/types/pack"
+)
+
+func init() {
+	register(&command{
+		Name:    "unpack",
+		Summary: "extract the objects of a package into a directory",
+		Usage:   "[-C DIR] [-f] [-skip-invalid] [-q] PACKAGE",
+		Run:     runUnpack,
+	})
+}
+
+func runUnpack(e *env, args []string) int {
+	c := commands["unpack"]
+	fs := c.newFlagSet(e)
+	dir := fs.String("C", ".", "extract into `dir` (created if missing)")
+	force := fs.Bool("f", false, "overwrite existing files (never through a symbolic link)")
+	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
+	quiet := fs.Bool("q", false, "no progress bar")
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		return c.usageError(e, "want one PACKAGE")
+	}
+	p, err := pack.Open(pos[0])
+	if err != nil {
+		return c.fail(e, err)
+	}
+	defer p.Close()
+	var total int64
+	for _, o := range p.Objects() {
+		total += int64(o.Size)
+	}
+	bar := newProgress(e, *quiet, total, "unpacking")
+	err = p.Unpack(*dir, &pack.UnpackOptions{
+		Overwrite:   *force,
+		SkipInvalid: *skip,
+		Progress:    func(_ string, size int64) { bar.Add(size) },
+	})
+	bar.Done()
+	if err != nil {
+		return c.fail(e, err)
+	}
+	return exitOK
+}

@@ -1,0 +1,200 @@
+package pack
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// The benchmarks compare against archive/zip on the same corpus, in the
+// same run: $(go env GOROOT)/src read into memory.
+
+var corpus struct {
+	once  sync.Once
+	names []string
+	data  map[string][]byte
+	total int64
+	small string
+}
+
+func loadCorpus(b *testing.B) {
+	corpus.once.Do(func() {
+		src := filepath.Join(runtime.GOROOT(), "src")
+		corpus.data = map[string][]byte{}
+		fs.WalkDir(os.DirFS(src), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			data, err := os.ReadFile(filepath.Join(src, p))
+			if err == nil {
+				corpus.names = append(corpus.names, p)
+				corpus.data[p] = data
+				corpus.total += int64(len(data))
+				if corpus.small == "" && len(data) > 1000 && len(data) < 4000 && len(corpus.names) > 5000 {
+					corpus.small = p
+				}
+			}
+			return err
+		})
+	})
+	if len(corpus.names) == 0 {
+		b.Skip("GOROOT/src not available")
+	}
+}
+
+func packCorpus(b *testing.B, opts *WriterOptions) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, opts)
+	for _, n := range corpus.names {
+		ow, err := w.CreateSized(n, int64(len(corpus.data[n])))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ow.Write(corpus.data[n])
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func zipCorpus(b *testing.B) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, n := range corpus.names {
+		f, err := zw.Create(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Write(corpus.data[n])
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var benchPkgs struct {
+	once     sync.Once
+	xz, zips []byte
+}
+
+func benchPackages(b *testing.B) {
+	loadCorpus(b)
+	benchPkgs.once.Do(func() {
+		benchPkgs.xz = packCorpus(b, nil)
+		benchPkgs.zips = zipCorpus(b)
+	})
+}
+
+// BenchmarkOpenList: open a package and list every object's name and size;
+// baseline: archive/zip on a zip of the same tree.
+func BenchmarkOpenList(b *testing.B) {
+	benchPackages(b)
+	b.Run("bpx", func(b *testing.B) {
+		for b.Loop() {
+			p, err := NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n uint64
+			for _, o := range p.Objects() {
+				n += o.Size + uint64(len(o.Name))
+			}
+		}
+	})
+	b.Run("zip", func(b *testing.B) {
+		for b.Loop() {
+			r, err := zip.NewReader(bytes.NewReader(benchPkgs.zips), int64(len(benchPkgs.zips)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n uint64
+			for _, f := range r.File {
+				n += f.UncompressedSize64 + uint64(len(f.Name))
+			}
+		}
+	})
+}
+
+// BenchmarkReadOneSmall: open a package and fs.ReadFile one small file.
+func BenchmarkReadOneSmall(b *testing.B) {
+	benchPackages(b)
+	b.Run("bpx", func(b *testing.B) {
+		for b.Loop() {
+			p, err := NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := fs.ReadFile(p, corpus.small); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("zip", func(b *testing.B) {
+		for b.Loop() {
+			r, err := zip.NewReader(bytes.NewReader(benchPkgs.zips), int64(len(benchPkgs.zips)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := fs.ReadFile(r, corpus.small); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkPack: write the corpus; baseline archive/zip (Deflate).
+func BenchmarkPack(b *testing.B) {
+	loadCorpus(b)
+	for _, c := range []struct {
+		name string
+		opts *WriterOptions
+	}{{"xz", nil}, {"zlib", &WriterOptions{Compression: Zlib}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(corpus.total)
+			for b.Loop() {
+				b.ReportMetric(float64(len(packCorpus(b, c.opts))), "bytes/pkg")
+			}
+		})
+	}
+	b.Run("zip", func(b *testing.B) {
+		b.SetBytes(corpus.total)
+		for b.Loop() {
+			b.ReportMetric(float64(len(zipCorpus(b))), "bytes/pkg")
+		}
+	})
+}
+
+// BenchmarkReadAll: read every object (fs.ReadFile in tree order).
+func BenchmarkReadAll(b *testing.B) {
+	benchPackages(b)
+	b.Run("bpx", func(b *testing.B) {
+		b.SetBytes(corpus.total)
+		for b.Loop() {
+			p, _ := NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz)))
+			for _, n := range corpus.names {
+				if _, err := p.ReadFile(n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("zip", func(b *testing.B) {
+		b.SetBytes(corpus.total)
+		for b.Loop() {
+			r, _ := zip.NewReader(bytes.NewReader(benchPkgs.zips), int64(len(benchPkgs.zips)))
+			for _, f := range r.File {
+				rc, _ := f.Open()
+				io.Copy(io.Discard, rc)
+				rc.Close()
+			}
+		}
+	})
+}
