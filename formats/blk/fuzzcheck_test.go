@@ -48,7 +48,7 @@ func generatedSeeds(f *testing.F, d *Decoder) [][]byte {
 	if len(d.Dicts) > 0 {
 		encs = append(encs, &Encoder{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0]})
 	}
-	var seeds [][]byte
+	seeds := [][]byte{writeBBF3(bbfTree())}
 	for seed := uint64(0); seed < 4; seed++ {
 		tree := genTree(seed, genOptions{blocks: 6, params: 3, oddNames: true, nanBits: true, maxDepth: 3})
 		for _, e := range encs {

@@ -46,13 +46,6 @@ func (b *Block) MarshalText() ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// debugText is the LF text used in test failure messages.
-func debugText(b *Block) string {
-	var buf bytes.Buffer
-	WriteText(&buf, b, &TextOptions{LF: true})
-	return buf.String()
-}
-
 type textWriter struct {
 	buf []byte
 	eol string

@@ -238,13 +238,6 @@ func IPoint4(x, y, z, w int32) Value { return intsValue(TypeIPoint4, x, y, z, w)
 // Matrix returns a matrix value from 4 rows of 3 floats.
 func Matrix(m [12]float32) Value { return floatsValue(TypeMatrix, m[:]...) }
 
-// rawValue builds a non-string value from raw words.
-func rawValue(t Type, w []uint32) Value {
-	v := Value{typ: t}
-	copy(v.w[:], w)
-	return v
-}
-
 // GoString renders the value for debugging and test failures.
 func (v Value) GoString() string {
 	if v.typ == TypeString {
