@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 
 	"github.com/gobpx/bpx/types/pack"
@@ -31,16 +32,9 @@ func runLs(e *env, args []string) int {
 	fs := c.newFlagSet(e)
 	long := fs.Bool("l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")
 	asJSON := fs.Bool("json", false, "print a JSON array of objects")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
+	p, status := openPackageArg(c, e, fs, args)
+	if p == nil {
 		return status
-	}
-	if len(pos) != 1 {
-		return c.usageError(e, "want one PACKAGE")
-	}
-	p, err := pack.Open(pos[0])
-	if err != nil {
-		return c.fail(e, err)
 	}
 	defer p.Close()
 	bad := p.InvalidPaths()
@@ -80,4 +74,21 @@ func quoteName(name string, invalid bool) string {
 		return fmt.Sprintf("%q", name)
 	}
 	return name
+}
+
+// openPackageArg parses args with fs and opens the one PACKAGE argument.
+// On failure it returns nil and the exit status, having printed the problem.
+func openPackageArg(c *command, e *env, fs *flag.FlagSet, args []string) (*pack.Package, int) {
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
+		return nil, status
+	}
+	if len(pos) != 1 {
+		return nil, c.usageError(e, "want one PACKAGE")
+	}
+	p, err := pack.Open(pos[0])
+	if err != nil {
+		return nil, c.fail(e, err)
+	}
+	return p, exitOK
 }

@@ -20,16 +20,9 @@ func runUnpack(e *env, args []string) int {
 	force := fs.Bool("f", false, "overwrite existing files (never through a symbolic link)")
 	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
 	quiet := fs.Bool("q", false, "no progress bar")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
+	p, status := openPackageArg(c, e, fs, args)
+	if p == nil {
 		return status
-	}
-	if len(pos) != 1 {
-		return c.usageError(e, "want one PACKAGE")
-	}
-	p, err := pack.Open(pos[0])
-	if err != nil {
-		return c.fail(e, err)
 	}
 	defer p.Close()
 	var total int64
@@ -37,7 +30,7 @@ func runUnpack(e *env, args []string) int {
 		total += int64(o.Size)
 	}
 	bar := newProgress(e, *quiet, total, "unpacking")
-	err = p.Unpack(*dir, &pack.UnpackOptions{
+	err := p.Unpack(*dir, &pack.UnpackOptions{
 		Overwrite:   *force,
 		SkipInvalid: *skip,
 		Progress:    func(_ string, size int64) { bar.Add(size) },

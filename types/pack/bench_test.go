@@ -48,16 +48,21 @@ func loadCorpus(b *testing.B) {
 	}
 }
 
-func packCorpus(b *testing.B, opts *WriterOptions) []byte {
-	var buf bytes.Buffer
-	w := NewWriter(&buf, opts)
+// writeCorpus adds every corpus file through create.
+func writeCorpus(b *testing.B, create func(name string, size int64) (io.Writer, error)) {
 	for _, n := range corpus.names {
-		ow, err := w.CreateSized(n, int64(len(corpus.data[n])))
+		w, err := create(n, int64(len(corpus.data[n])))
 		if err != nil {
 			b.Fatal(err)
 		}
-		ow.Write(corpus.data[n])
+		w.Write(corpus.data[n])
 	}
+}
+
+func packCorpus(b *testing.B, opts *WriterOptions) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, opts)
+	writeCorpus(b, w.CreateSized)
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
@@ -67,13 +72,7 @@ func packCorpus(b *testing.B, opts *WriterOptions) []byte {
 func zipCorpus(b *testing.B) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, n := range corpus.names {
-		f, err := zw.Create(n)
-		if err != nil {
-			b.Fatal(err)
-		}
-		f.Write(corpus.data[n])
-	}
+	writeCorpus(b, func(name string, _ int64) (io.Writer, error) { return zw.Create(name) })
 	if err := zw.Close(); err != nil {
 		b.Fatal(err)
 	}
