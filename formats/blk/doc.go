@@ -19,6 +19,11 @@
 // present only when the names count is not 0; SLIM files may carry local
 // names after the shared ones; untagged SLIM strings are read from the
 // file's payload; type 0x0D (ipoint4) exists; colors are stored B, G, R, A.
+// BBF3 is read as the engine's blk_readBBF3.cpp reads it: a bool is bit 31
+// of its param header and a color the u32 r<<24 | g<<16 | b<<8 | a.
+// kotiq's BBF3 writer, which made the sample section_bbf.blk, inverts the
+// bool and stores the color bytes as r, g, b, a, so the engine and this
+// package read that sample's "bool" as false and its color as 4, 3, 2, 1.
 //
 // # Security
 //
