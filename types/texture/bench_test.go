@@ -76,3 +76,18 @@ func BenchmarkFromImageRGB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFromImageOpaqueRGBA converts what image/png returns for an opaque
+// truecolour PNG.
+func BenchmarkFromImageOpaqueRGBA(b *testing.B) {
+	src := image.NewRGBA(image.Rect(0, 0, benchSide, benchSide))
+	for i := 3; i < len(src.Pix); i += 4 {
+		src.Pix[i] = 0xFF
+	}
+	b.SetBytes(int64(len(src.Pix)))
+	for b.Loop() {
+		if _, err := FromImage(src, FormatRGB); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -124,10 +124,9 @@ func putLayer(dst []byte, img image.Image, f Format) {
 	w := b.Dx()
 	switch f {
 	case FormatRGBA:
-		if m, ok := img.(*image.NRGBA); ok {
+		if pix, stride, ok := straightPix(img); ok {
 			for y := 0; y < b.Dy(); y++ {
-				off := m.PixOffset(b.Min.X, b.Min.Y+y)
-				copy(dst[y*4*w:(y+1)*4*w], m.Pix[off:off+4*w])
+				copy(dst[y*4*w:(y+1)*4*w], pix[y*stride:y*stride+4*w])
 			}
 			return
 		}
@@ -140,6 +139,16 @@ func putLayer(dst []byte, img image.Image, f Format) {
 			}
 		}
 	case FormatRGB:
+		if pix, stride, ok := straightPix(img); ok {
+			for y := 0; y < b.Dy(); y++ {
+				row := pix[y*stride : y*stride+4*w]
+				out := dst[y*3*w : (y+1)*3*w]
+				for j, k := 0, 0; j < len(row); j, k = j+4, k+3 {
+					out[k], out[k+1], out[k+2] = row[j], row[j+1], row[j+2]
+				}
+			}
+			return
+		}
 		k := 0
 		for y := b.Min.Y; y < b.Max.Y; y++ {
 			for x := b.Min.X; x < b.Max.X; x++ {
@@ -193,4 +202,20 @@ func nrgbaAt(img image.Image, x, y int) color.NRGBA {
 		}
 	}
 	return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+}
+
+// straightPix returns the straight-alpha RGBA bytes of img starting at its
+// top-left pixel and their row stride, when img stores them so: an
+// *image.NRGBA, or an opaque *image.RGBA (what image/png returns for opaque
+// truecolour PNGs), whose premultiplied bytes are then straight.
+func straightPix(img image.Image) ([]byte, int, bool) {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		return m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, true
+	case *image.RGBA:
+		if m.Opaque() {
+			return m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, true
+		}
+	}
+	return nil, 0, false
 }

@@ -165,6 +165,20 @@ func TestFromSubImage(t *testing.T) {
 	if tex.Pix[0] != 40 || tex.Pix[8] != 56 {
 		t.Errorf("NRGBA sub-image: %v", tex.Pix)
 	}
+	opaque := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for i := range opaque.Pix {
+		opaque.Pix[i] = byte(i) | 3
+		if i%4 == 3 {
+			opaque.Pix[i] = 0xFF
+		}
+	}
+	tex, err = FromImage(opaque.SubImage(image.Rect(2, 2, 4, 4)), FormatRGB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tex.Pix[0] != 43 || tex.Pix[1] != 43 || tex.Pix[2] != 43 || tex.Pix[3] != 47 || tex.Pix[6] != 59 {
+		t.Errorf("opaque RGBA sub-image as RGB: %v", tex.Pix)
+	}
 	tex, err = FromImage(gray.SubImage(image.Rect(2, 2, 4, 4)), FormatGreyScale)
 	if err != nil {
 		t.Fatal(err)
