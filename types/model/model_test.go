@@ -194,3 +194,33 @@ func TestValidate(t *testing.T) {
 		t.Errorf("index beyond: %v", err)
 	}
 }
+
+// Links count the sections the caller created before Write.
+func TestWriteAfterOtherSections(t *testing.T) {
+	m := goldenModel()
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	sw, err := w.CreateSection(bpx.SectionTypeStructuredData, bpx.SectionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Write([]byte{0})
+	if err := Write(w, m, bpx.SectionOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := bpx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, _ := r.Sections[1].Data()
+	if link := le.Uint32(va[12:]); link != 3 || r.Sections[2].Type != SectionIndexArray {
+		t.Fatalf("link %d, section 2 of type %d", link, r.Sections[2].Type)
+	}
+	got, err := Read(r, 12)
+	if err != nil || !reflect.DeepEqual(got, m) {
+		t.Fatalf("read back: %v", err)
+	}
+}

@@ -147,3 +147,28 @@ func TestSpecValidate(t *testing.T) {
 		}
 	}
 }
+
+// Links count the sections the caller created before WriteSpec.
+func TestWriteSpecAfterOtherSections(t *testing.T) {
+	p := specPack()
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	if _, err := w.CreateSection(0xFE, bpx.SectionOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSpec(w, p, bpx.SectionOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := openBytes(t, buf.Bytes())
+	data, _ := r.Sections[4].Data() // the Assembly, after 1 + 2 shaders + 1 binding set
+	if v := le.Uint32(data[asmVertex:]); v != 3 { // shader 1 is section 2
+		t.Errorf("vertex link %d, want 3", v)
+	}
+	got, err := ReadSpec(r)
+	if err != nil || !reflect.DeepEqual(got, p) {
+		t.Fatalf("read back: %v", err)
+	}
+}
