@@ -163,7 +163,7 @@ func TestWriteSpecAfterOtherSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := openBytes(t, buf.Bytes())
-	data, _ := r.Sections[4].Data() // the Assembly, after 1 + 2 shaders + 1 binding set
+	data, _ := r.Sections[4].Data()               // the Assembly, after 1 + 2 shaders + 1 binding set
 	if v := le.Uint32(data[asmVertex:]); v != 3 { // shader 1 is section 2
 		t.Errorf("vertex link %d, want 3", v)
 	}
