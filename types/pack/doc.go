@@ -1,0 +1,86 @@
+// Package pack reads and writes BPX packages (type 'P'): asset archives
+// that a game loads its files from, as an fs.FS.
+//
+// A package holds an object table (section type 2, 20-byte entries of size,
+// name pointer, start section and offset), a strings section with the
+// object names, an optional BPXSD metadata section and data sections that
+// hold the objects' bytes back to back; an object may continue into the
+// following sections. See the [BPX specification] rev 2 §14.
+//
+// # Reading
+//
+// Open (a file), NewReader (any io.ReaderAt) and New (an opened
+// bpx.Reader) read the section table, the object table and the names; no
+// object data. Three layouts are read:
+//
+//   - revision 2 (container version 2): the object table;
+//   - revision 1 (version 1): object headers {u64 size, u32 name} inline in
+//     the data sections, which the reference SDK can no longer read;
+//   - the version-0 draft: an AssetRegistry of {name, FileId} entries with
+//     one File section per asset (FileId numbered from 1, as the draft's
+//     section table), read-only.
+//
+// A Package is an fs.FS that also implements fs.ReadFileFS, fs.ReadDirFS and
+// fs.StatFS (fs.Sub keeps those fast paths). Directories are synthesized from
+// the object names; files implement io.Seeker and io.ReaderAt, so http.FS
+// and seeking audio decoders work. Objects whose names are not valid fs paths
+// (absolute, "..", empty, duplicates, both a file and a directory) are left
+// out of the fs.FS but stay available through Objects, OpenObject and
+// ReadObject; InvalidPaths lists them.
+//
+// Decompressed sections go through a cache bounded in bytes (WithCacheSize),
+// so reading all objects in any order costs about one decompression per
+// section. Start is a 0-based section-table index, as the reference SDK
+// writes it (the spec's "1-indexed" remark is not followed by any
+// implementation); sections are located by type.
+//
+// # Writing
+//
+// NewWriter works like zip.NewWriter: Create or CreateSized add an object,
+// AddFS adds a whole tree, SetMetadata/SetMetadataValue and SetTypeExt set
+// the package fields, Close writes the package. Small objects share data
+// sections of about WriterOptions.SectionSize bytes (DefaultSectionSize),
+// large ones get their own. Data sections are compressed in parallel by the
+// bpx.Writer. Sections are written in the reference SDK 4 order: object
+// table, strings, metadata (once; the reference writes it twice), data.
+//
+// Data sections default to xz, which every BPX implementation reads. Zlib is
+// the fast option, but the reference SDK cannot read zlib sections (nor
+// write them): use XZ or None for packages the reference must read. None
+// suits payloads that are already compressed.
+//
+// # Unpacking
+//
+// Package.Unpack extracts into a directory through os.Root: names that would
+// escape it are refused before anything is written, symbolic links leading
+// outside are never followed, existing files are kept unless Overwrite is
+// set, and a damaged object is an error with its partial file removed,
+// never a silently truncated file (the reference SDK does both wrong).
+//
+// # Security
+//
+// Packages are treated as hostile input. No input makes the reader panic or
+// hang, and memory stays bounded:
+//
+//   - Object count: at most DefaultMaxObjects (WithMaxObjects), and the
+//     object table must be that large in the file; objects cost about 100
+//     bytes each plus their names.
+//   - An object's Start, Offset and Size are checked against the sections
+//     before any byte is read (ErrObjectRange): no silent truncation and no
+//     endless loop, where the reference SDK has both.
+//   - Section cache: at most WithCacheSize bytes (default DefaultCacheSize)
+//     plus the sections readers are using. A compressed section larger than
+//     a quarter of the cache is streamed, never held whole; a raw one is read
+//     in place, and its checksum is then not verified on read (Verify and
+//     "bpx verify" check it).
+//   - ReadFile preallocates at most 64 MiB before the bytes arrive.
+//   - Container limits (section count, section size, xz dictionary) are
+//     those of package bpx, set with WithReaderOptions.
+//
+// Errors: malformed packages match bpx.ErrFormat (a *bpx.FormatError with
+// the offset, or an *ObjectError naming the object), unsafe names
+// ErrInsecurePath, out-of-range objects ErrObjectRange, and a container of
+// another type ErrNotPackage.
+//
+// [BPX specification]: https://github.com/BPXFormat/BPX-rs
+package pack

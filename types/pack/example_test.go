@@ -1,0 +1,85 @@
+package pack_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"log"
+	"testing/fstest"
+
+	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/types/pack"
+)
+
+// ExampleNewWriter writes a package with two objects and metadata.
+func ExampleNewWriter() {
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf, &pack.WriterOptions{Compression: pack.XZ})
+	if err := w.SetMetadata(sd.NewObject().Set("name", sd.String("demo"))); err != nil {
+		log.Fatal(err)
+	}
+	f, err := w.Create("textures/stone.txt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprint(f, "grey\n")
+	if err := w.AddFS(fstest.MapFS{"scripts/main.lua": {Data: []byte("print('hi')\n")}}); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	p, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, o := range p.Objects() {
+		fmt.Printf("%s: %d bytes at section %d offset %d\n", o.Name, o.Size, o.Start, o.Offset)
+	}
+	m, _ := p.Metadata()
+	name, _ := m.Get("name")
+	fmt.Println("metadata name:", name)
+	// Output:
+	// textures/stone.txt: 5 bytes at section 3 offset 0
+	// scripts/main.lua: 12 bytes at section 3 offset 5
+	// metadata name: "demo"
+}
+
+// ExampleOpen uses a package as an fs.FS.
+func ExampleOpen() {
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf, nil)
+	w.AddFS(fstest.MapFS{
+		"models/ship.obj":    {Data: []byte("v 0 0 0\n")},
+		"models/rock.obj":    {Data: []byte("v 1 1 1\n")},
+		"textures/ship.png":  {Data: []byte("\x89PNG")},
+		"shaders/basic.glsl": {Data: []byte("void main(){}\n")},
+	})
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	// pack.Open(name) opens a file the same way.
+	var fsys fs.FS
+	p, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fsys = p
+	fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		fmt.Println(path)
+		return err
+	})
+	data, err := fs.ReadFile(fsys, "models/ship.obj")
+	fmt.Printf("%q %v\n", data, err)
+	// Output:
+	// .
+	// models
+	// models/rock.obj
+	// models/ship.obj
+	// shaders
+	// shaders/basic.glsl
+	// textures
+	// textures/ship.png
+	// "v 0 0 0\n" <nil>
+}

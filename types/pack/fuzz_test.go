@@ -1,0 +1,81 @@
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/samples"
+)
+
+// FuzzPackage opens arbitrary bytes as a package with tight limits, reads
+// every object through both APIs, walks the fs.FS, verifies, and re-packs
+// whatever was readable: that must succeed and read back identically.
+func FuzzPackage(f *testing.F) {
+	f.Add(pkgBytes(f, testTree(), &WriterOptions{SectionSize: 4096}))
+	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: []byte("abc")}, "d/b": {Data: []byte("x")}}, &WriterOptions{Compression: Zlib, SectionSize: 2}))
+	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("z"), 300)}}, &WriterOptions{Compression: None, SectionSize: 100}))
+	f.Add(draftPackage(1, 2, []draftSection{{typ: 1, data: []byte{0, 0, 0, 0, 2, 0, 0, 0}}, {typ: 2, data: []byte("x")}, {typ: 3, data: []byte("n\x00")}}))
+	if dir := samples.Root(); dir != "" {
+		for _, sub := range []string{"real", "reference-generated", "synthetic"} {
+			names, _ := filepath.Glob(filepath.Join(dir, "bpx", sub, "*pkg*.bpx"))
+			real, _ := filepath.Glob(filepath.Join(dir, "bpx", sub, "*test*.bpx"))
+			for _, n := range append(names, real...) {
+				if b, err := os.ReadFile(n); err == nil {
+					f.Add(b)
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := NewReader(bytes.NewReader(b), int64(len(b)), WithMaxObjects(1000), WithCacheSize(16<<20),
+			WithReaderOptions(bpx.WithMaxSectionSize(4<<20), bpx.WithMaxXZDictionary(1<<20)))
+		if err != nil {
+			if !errors.Is(err, bpx.ErrFormat) && !errors.Is(err, bpx.ErrChecksum) && !errors.Is(err, bpx.ErrTooLarge) && !errors.Is(err, bpx.ErrUnsupported) {
+				t.Fatalf("open error matches no sentinel: %v", err)
+			}
+			return
+		}
+		good := fstest.MapFS{}
+		for i, o := range p.Objects() {
+			data, err := p.ReadObject(i)
+			if err != nil {
+				continue
+			}
+			if uint64(len(data)) != o.Size {
+				t.Fatalf("object %d: %d bytes, size %d", i, len(data), o.Size)
+			}
+			if _, bad := p.InvalidPaths()[i]; !bad {
+				good[o.Name] = &fstest.MapFile{Data: data}
+				if fd, err := p.ReadFile(o.Name); err != nil || !bytes.Equal(fd, data) {
+					t.Fatalf("ReadFile(%q) = %v, differs from ReadObject", o.Name, err)
+				}
+			}
+		}
+		fs.WalkDir(p, ".", func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if f, err := p.Open(path); err == nil {
+					io.Copy(io.Discard, f)
+					f.Close()
+				}
+			}
+			return nil
+		})
+		p.Verify()
+		p.Metadata()
+		// Re-pack what was readable: it must round-trip.
+		out := pkgBytes(t, good, &WriterOptions{Compression: None})
+		q := openBytes(t, out)
+		for name, f := range good {
+			if got, err := q.ReadFile(name); err != nil || !bytes.Equal(got, f.Data) {
+				t.Fatalf("re-packed %q: %v", name, err)
+			}
+		}
+	})
+}
