@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -481,5 +482,41 @@ func TestUnmarshalMatchesUnmarshalValue(t *testing.T) {
 		if a.X != 10 || a.Null != nil || a.NullS != nil || a.Skip != 4 || a.Arr != [2]string{"a", "b"} || len(a.Nested) != 2 {
 			t.Errorf("unexpected result %+v", a)
 		}
+	}
+}
+
+// TestConcurrentFirstUse builds the per-type functions of a recursive type
+// from several goroutines at once (run with -race).
+func TestConcurrentFirstUse(t *testing.T) {
+	type node struct {
+		Name string  `sd:"name"`
+		Kids []*node `sd:"kids"`
+	}
+	tree := &node{Name: "root", Kids: []*node{{Name: "a"}, {Name: "b", Kids: []*node{{Name: "c"}}}}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			data, err := Marshal(tree)
+			if err != nil {
+				errs <- err
+				return
+			}
+			var back node
+			if err := Unmarshal(data, &back); err != nil {
+				errs <- err
+				return
+			}
+			if !reflect.DeepEqual(&back, tree) {
+				errs <- errors.New("round trip changed the tree")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
