@@ -304,9 +304,11 @@ func bbfBlock(r *reader, b *Block, conv map[uint32]string, strs []string, depth 
 			if err != nil {
 				return err
 			}
+			var w [12]uint32
 			for j := 0; j < len(raw)/4; j++ {
-				v.w[j] = binary.LittleEndian.Uint32(raw[j*4:])
+				w[j] = binary.LittleEndian.Uint32(raw[j*4:])
 			}
+			*v = makeValue(v.typ, &w)
 		}
 	}
 	if int(nb)*8 > r.remaining() { // name id + counts per child

@@ -114,8 +114,9 @@ func writeBBF3(root *Block) []byte {
 				c := v.Color()
 				body = binary.LittleEndian.AppendUint32(body, uint32(c.R)<<24|uint32(c.G)<<16|uint32(c.B)<<8|uint32(c.A))
 			default:
-				for _, w := range v.words() {
-					body = binary.LittleEndian.AppendUint32(body, w)
+				w, n := v.raw()
+				for _, x := range w[:n] {
+					body = binary.LittleEndian.AppendUint32(body, x)
 				}
 			}
 		}

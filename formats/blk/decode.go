@@ -284,8 +284,14 @@ func decodeParams(r *reader, recs []byte, recsOff int, payload []byte, payloadOf
 				return nil, r.errf(off+4, "param %d: %v value at payload offset %d runs past the payload (%d bytes)", i, typ, v, len(payload))
 			}
 			b := payload[v:]
-			for j := 0; j < int(size)/4; j++ {
+			for j := 0; j < int(size)/4 && j < 4; j++ {
 				p.Value.w[j] = binary.LittleEndian.Uint32(b[j*4:])
+			}
+			if typ == TypeMatrix { // words 4..11 share the payload string
+				if ps == "" {
+					ps = string(payload)
+				}
+				p.Value.s = ps[v+16 : v+48]
 			}
 		default:
 			return nil, r.errf(off+3, "param %d: unknown type 0x%02x", i, byte(typ))

@@ -307,8 +307,9 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 				aligned = true
 			}
 			tmp = tmp[:0]
-			for _, w := range v.words() {
-				tmp = binary.LittleEndian.AppendUint32(tmp, w)
+			w, n := v.raw()
+			for _, x := range w[:n] {
+				tmp = binary.LittleEndian.AppendUint32(tmp, x)
 			}
 			binary.LittleEndian.PutUint32(rec[4:], pay.add(tmp))
 		}

@@ -167,11 +167,13 @@ func equalModuloNaN(a, b *Block) bool {
 	}
 	for i := range a.Params {
 		p, q := a.Params[i], b.Params[i]
-		if p.Name != q.Name || p.Value.typ != q.Value.typ || p.Value.s != q.Value.s {
+		if p.Name != q.Name || p.Value.typ != q.Value.typ || p.Value.Str() != q.Value.Str() {
 			return false
 		}
-		for j := range p.Value.w {
-			x, y := p.Value.w[j], q.Value.w[j]
+		pw, _ := p.Value.raw()
+		qw, _ := q.Value.raw()
+		for j := range pw {
+			x, y := pw[j], qw[j]
 			isFloat := p.Value.typ == TypeReal || p.Value.typ == TypePoint2 || p.Value.typ == TypePoint3 || p.Value.typ == TypePoint4 || p.Value.typ == TypeMatrix
 			if x != y && !(isFloat && x&0x7f800000 == 0x7f800000 && x&0x7fffff != 0 && y&0x7f800000 == 0x7f800000 && y&0x7fffff != 0) {
 				return false

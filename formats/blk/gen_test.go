@@ -64,9 +64,11 @@ func genValue(r *rand.Rand, o genOptions) Value {
 	case TypeBool:
 		return Bool(r.IntN(2) == 1)
 	case TypeReal, TypePoint2, TypePoint3, TypePoint4, TypeMatrix:
+		var w [12]uint32
 		for i := 0; i < typeInfo[t].words; i++ {
-			v.w[i] = math.Float32bits(genFloat(r, o))
+			w[i] = math.Float32bits(genFloat(r, o))
 		}
+		return makeValue(t, &w)
 	default:
 		for i := 0; i < typeInfo[t].words; i++ {
 			v.w[i] = r.Uint32()

@@ -155,15 +155,16 @@ func (j *jsonWriter) value(v Value, level int) {
 	case TypeColor:
 		j.array(4, level, func(i int) { j.buf = strconv.AppendUint(j.buf, uint64(v.w[0]>>(8*i)&0xFF), 10) })
 	case TypeMatrix:
+		w, _ := v.raw()
 		j.array(4, level, func(row int) {
-			j.array(3, level+1, func(i int) { j.buf = appendRyu32(j.buf, math.Float32frombits(v.w[row*3+i])) })
+			j.array(3, level+1, func(i int) { j.buf = appendRyu32(j.buf, math.Float32frombits(w[row*3+i])) })
 		})
 	case TypePoint2, TypePoint3, TypePoint4:
-		w := v.words()
-		j.array(len(w), level, func(i int) { j.buf = appendRyu32(j.buf, math.Float32frombits(w[i])) })
+		w, n := v.raw()
+		j.array(n, level, func(i int) { j.buf = appendRyu32(j.buf, math.Float32frombits(w[i])) })
 	default: // ipoint2/3/4
-		w := v.words()
-		j.array(len(w), level, func(i int) { j.buf = strconv.AppendInt(j.buf, int64(int32(w[i])), 10) })
+		w, n := v.raw()
+		j.array(n, level, func(i int) { j.buf = strconv.AppendInt(j.buf, int64(int32(w[i])), 10) })
 	}
 }
 

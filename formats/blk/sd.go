@@ -127,16 +127,16 @@ func sdParam(p Param) (sd.Value, error) {
 		c := v.Color()
 		val = sd.Array(sd.Uint8(c.R), sd.Uint8(c.G), sd.Uint8(c.B), sd.Uint8(c.A))
 	case TypePoint2, TypePoint3, TypePoint4, TypeMatrix:
-		w := v.words()
-		a := make([]sd.Value, len(w))
-		for i, x := range w {
+		w, n := v.raw()
+		a := make([]sd.Value, n)
+		for i, x := range w[:n] {
 			a[i] = sdFloat(x)
 		}
 		val = sd.Array(a...)
 	default: // ipoint2/3/4
-		w := v.words()
-		a := make([]sd.Value, len(w))
-		for i, x := range w {
+		w, n := v.raw()
+		a := make([]sd.Value, n)
+		for i, x := range w[:n] {
 			a[i] = sd.Int32(int32(x))
 		}
 		val = sd.Array(a...)
@@ -356,13 +356,15 @@ func sdParamFrom(pv sd.Value) (Param, error) {
 		if val.Kind() != sd.KindArray || len(a) != typeInfo[t].words {
 			return bad()
 		}
+		var w [12]uint32
 		for i, x := range a {
 			bits, ok := sdFloatBits(x)
 			if !ok {
 				return bad()
 			}
-			v.w[i] = bits
+			w[i] = bits
 		}
+		v = makeValue(t, &w)
 	default:
 		a, ok := want(sd.KindInt32, typeInfo[t].words)
 		if !ok {

@@ -212,6 +212,7 @@ func appendTextValue(dst []byte, v Value) []byte {
 		}
 		return dst
 	case TypeMatrix:
+		w, _ := v.raw()
 		dst = append(dst, '[')
 		for row := 0; row < 4; row++ {
 			if row > 0 {
@@ -222,25 +223,27 @@ func appendTextValue(dst []byte, v Value) []byte {
 				if j > 0 {
 					dst = append(dst, ", "...)
 				}
-				dst = appendTextFloat(dst, math.Float32frombits(v.w[row*3+j]))
+				dst = appendTextFloat(dst, math.Float32frombits(w[row*3+j]))
 			}
 			dst = append(dst, ']')
 		}
 		return append(dst, ']')
 	case TypeReal, TypePoint2, TypePoint3, TypePoint4:
-		for i, w := range v.words() {
+		w, n := v.raw()
+		for i, x := range w[:n] {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendTextFloat(dst, math.Float32frombits(w))
+			dst = appendTextFloat(dst, math.Float32frombits(x))
 		}
 		return dst
 	default: // int, ipoint2/3/4
-		for i, w := range v.words() {
+		w, n := v.raw()
+		for i, x := range w[:n] {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = strconv.AppendInt(dst, int64(int32(w)), 10)
+			dst = strconv.AppendInt(dst, int64(int32(x)), 10)
 		}
 		return dst
 	}

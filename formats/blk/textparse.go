@@ -389,6 +389,7 @@ func parseTextValue(t Type, s string) (Value, error) {
 		if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
 			return v, fmt.Errorf("matrix not in [ ]")
 		}
+		var w [12]uint32
 		rows := strings.Split(strings.Trim(s[1:len(s)-1], " \t"), "]")
 		if len(rows) != 5 || strings.Trim(rows[4], " \t") != "" {
 			return v, fmt.Errorf("want 4 rows [a, b, c]")
@@ -403,12 +404,12 @@ func parseTextValue(t Type, s string) (Value, error) {
 				return v, err
 			}
 			for i, part := range parts {
-				if v.w[r*3+i], err = parseTextFloat(part); err != nil {
+				if w[r*3+i], err = parseTextFloat(part); err != nil {
 					return v, err
 				}
 			}
 		}
-		return v, nil
+		return makeValue(t, &w), nil
 	}
 	parts, err := textComponents(s, typeInfo[t].words)
 	if err != nil {

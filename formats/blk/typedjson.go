@@ -144,6 +144,7 @@ func appendTypedValue(dst []byte, v Value) []byte {
 		c := v.Color()
 		return fmt.Appendf(dst, "[%d, %d, %d, %d]", c.R, c.G, c.B, c.A)
 	case TypeMatrix:
+		w, _ := v.raw()
 		dst = append(dst, '[')
 		for row := 0; row < 4; row++ {
 			if row > 0 {
@@ -154,21 +155,22 @@ func appendTypedValue(dst []byte, v Value) []byte {
 				if i > 0 {
 					dst = append(dst, ", "...)
 				}
-				dst = appendTypedFloat(dst, v.w[row*3+i])
+				dst = appendTypedFloat(dst, w[row*3+i])
 			}
 			dst = append(dst, ']')
 		}
 		return append(dst, ']')
 	}
 	dst = append(dst, '[')
-	for i, w := range v.words() {
+	w, n := v.raw()
+	for i, x := range w[:n] {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
 		if v.typ == TypePoint2 || v.typ == TypePoint3 || v.typ == TypePoint4 {
-			dst = appendTypedFloat(dst, w)
+			dst = appendTypedFloat(dst, x)
 		} else {
-			dst = strconv.AppendInt(dst, int64(int32(w)), 10)
+			dst = strconv.AppendInt(dst, int64(int32(x)), 10)
 		}
 	}
 	return append(dst, ']')
@@ -324,13 +326,13 @@ func typedValue(tp *typedParam, path string) (Value, error) {
 		if err != nil {
 			return bad(err)
 		}
-		return Value{typ: t, w: [12]uint32{w}}, nil
+		return Value{typ: t, w: [4]uint32{w}}, nil
 	case TypeMatrix:
 		var rows []json.RawMessage
 		if err := unmarshalExact(tp.Value, &rows, 4); err != nil {
 			return bad(err)
 		}
-		v := Value{typ: t}
+		var m [12]uint32
 		for r, row := range rows {
 			var cells []json.RawMessage
 			if err := unmarshalExact(row, &cells, 3); err != nil {
@@ -341,10 +343,10 @@ func typedValue(tp *typedParam, path string) (Value, error) {
 				if err != nil {
 					return bad(err)
 				}
-				v.w[r*3+i] = w
+				m[r*3+i] = w
 			}
 		}
-		return v, nil
+		return makeValue(t, &m), nil
 	case TypePoint2, TypePoint3, TypePoint4:
 		var cells []json.RawMessage
 		if err := unmarshalExact(tp.Value, &cells, typeInfo[t].words); err != nil {

@@ -1,6 +1,7 @@
 package blk
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -99,15 +100,52 @@ type Color struct{ R, G, B, A uint8 }
 // NaN equals itself.
 type Value struct {
 	typ Type
-	s   string
-	w   [12]uint32 // raw little-endian words, exactly as in the file
+	w   [4]uint32 // the first 4 raw words, exactly as in the file
+	// s is a string value, or for a matrix the little-endian bytes of
+	// words 4 to 11 (which keeps Value small and comparable).
+	s string
+}
+
+// raw returns the value's words and their count.
+func (v *Value) raw() (w [12]uint32, n int) {
+	copy(w[:4], v.w[:])
+	if v.typ == TypeMatrix && len(v.s) == 32 {
+		s := v.s
+		for i := 4; i < 12; i++ {
+			k := (i - 4) * 4
+			w[i] = uint32(s[k]) | uint32(s[k+1])<<8 | uint32(s[k+2])<<16 | uint32(s[k+3])<<24
+		}
+	}
+	if v.typ.Valid() {
+		n = typeInfo[v.typ].words
+	}
+	return w, n
+}
+
+// makeValue builds a non-string value from its raw words.
+func makeValue(t Type, w *[12]uint32) Value {
+	v := Value{typ: t}
+	copy(v.w[:], w[:4])
+	if t == TypeMatrix {
+		var b [32]byte
+		for i := 4; i < 12; i++ {
+			binary.LittleEndian.PutUint32(b[(i-4)*4:], w[i])
+		}
+		v.s = string(b[:])
+	}
+	return v
 }
 
 // Type returns the value's type.
 func (v Value) Type() Type { return v.typ }
 
 // Str returns a string value ("" for other types).
-func (v Value) Str() string { return v.s }
+func (v Value) Str() string {
+	if v.typ != TypeString {
+		return ""
+	}
+	return v.s
+}
 
 // Int returns an int value.
 func (v Value) Int() int32 { return int32(v.w[0]) }
@@ -135,10 +173,10 @@ func (v Value) Floats() []float32 {
 	default:
 		return nil
 	}
-	n := typeInfo[v.typ].words
+	w, n := v.raw()
 	f := make([]float32, n)
 	for i := range f {
-		f[i] = math.Float32frombits(v.w[i])
+		f[i] = math.Float32frombits(w[i])
 	}
 	return f
 }
@@ -163,24 +201,25 @@ func (v Value) Ints() []int32 {
 // translation.
 func (v Value) Matrix() [12]float32 {
 	var m [12]float32
+	if v.typ != TypeMatrix {
+		return m
+	}
+	w, _ := v.raw()
 	for i := range m {
-		m[i] = math.Float32frombits(v.w[i])
+		m[i] = math.Float32frombits(w[i])
 	}
 	return m
 }
-
-// words returns the raw 32-bit words of a non-string value.
-func (v Value) words() []uint32 { return v.w[:typeInfo[v.typ].words] }
 
 // Str returns a string value. A string holding a NUL byte cannot be
 // encoded in binary BLK.
 func Str(s string) Value { return Value{typ: TypeString, s: s} }
 
 // Int returns an int value.
-func Int(i int32) Value { return Value{typ: TypeInt, w: [12]uint32{uint32(i)}} }
+func Int(i int32) Value { return Value{typ: TypeInt, w: [4]uint32{uint32(i)}} }
 
 // Real returns a real (float32) value.
-func Real(f float32) Value { return Value{typ: TypeReal, w: [12]uint32{math.Float32bits(f)}} }
+func Real(f float32) Value { return Value{typ: TypeReal, w: [4]uint32{math.Float32bits(f)}} }
 
 // Bool returns a bool value.
 func Bool(b bool) Value {
@@ -193,20 +232,20 @@ func Bool(b bool) Value {
 
 // Int64 returns an int64 value.
 func Int64(i int64) Value {
-	return Value{typ: TypeInt64, w: [12]uint32{uint32(i), uint32(uint64(i) >> 32)}}
+	return Value{typ: TypeInt64, w: [4]uint32{uint32(i), uint32(uint64(i) >> 32)}}
 }
 
 // ColorValue returns a color value.
 func ColorValue(c Color) Value {
-	return Value{typ: TypeColor, w: [12]uint32{uint32(c.B) | uint32(c.G)<<8 | uint32(c.R)<<16 | uint32(c.A)<<24}}
+	return Value{typ: TypeColor, w: [4]uint32{uint32(c.B) | uint32(c.G)<<8 | uint32(c.R)<<16 | uint32(c.A)<<24}}
 }
 
 func floatsValue(t Type, f ...float32) Value {
-	v := Value{typ: t}
+	var w [12]uint32
 	for i, x := range f {
-		v.w[i] = math.Float32bits(x)
+		w[i] = math.Float32bits(x)
 	}
-	return v
+	return makeValue(t, &w)
 }
 
 func intsValue(t Type, n ...int32) Value {
@@ -243,7 +282,8 @@ func (v Value) GoString() string {
 	if v.typ == TypeString {
 		return "blk.Str(" + strconv.Quote(v.s) + ")"
 	}
-	return fmt.Sprintf("blk.Value{%s %v}", v.typ, v.words())
+	w, n := v.raw()
+	return fmt.Sprintf("blk.Value{%s %v}", v.typ, w[:n])
 }
 
 // Param is one named parameter of a block.
