@@ -38,6 +38,11 @@ type Encoder struct {
 	// all strings become name references (what kotiq's writer does for
 	// section_fat_s.blk). The engine does not do this.
 	InternStrings bool
+	// PackLikeEngine makes KindSlimZstd and KindSlimZstdDict do what the
+	// engine's pack_shared_nm_dump_to_stream does: a body under 128 bytes
+	// whose zstd form is larger than the body is written uncompressed, as
+	// KindSlim.
+	PackLikeEngine bool
 
 	nmIndex map[string]int
 	nmFor   *NameMap
@@ -117,6 +122,9 @@ func (e *Encoder) Encode(b *Block) ([]byte, error) {
 	z, err := e.compress(body, dict)
 	if err != nil {
 		return nil, err
+	}
+	if e.PackLikeEngine && len(body) < 128 && len(z) > len(body) {
+		return append([]byte{byte(KindSlim)}, body...), nil
 	}
 	return append([]byte{byte(e.Kind)}, z...), nil
 }

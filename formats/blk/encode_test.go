@@ -88,6 +88,32 @@ func TestEncodeSlimLocalNames(t *testing.T) {
 	mustEqual(t, got, tree)
 }
 
+// With PackLikeEngine, a small SLIM body that zstd would grow stays
+// uncompressed (kind 3), as the engine writes it; a larger one is packed.
+func TestEncodePackLikeEngine(t *testing.T) {
+	d := sampleDecoder(t)
+	small := &Block{}
+	small.Add("int", Int(1))
+	for _, tc := range []struct {
+		tree *Block
+		want Kind
+	}{{small, KindSlim}, {sectionTree(), KindSlimZstdDict}} {
+		e := &Encoder{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0], PackLikeEngine: true}
+		data, err := e.Encode(tc.tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Kind(data[0]) != tc.want {
+			t.Errorf("kind %v, want %v", Kind(data[0]), tc.want)
+		}
+		got, err := d.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, got, tc.tree)
+	}
+}
+
 func TestEncodeLayout(t *testing.T) {
 	// Same wide value twice, a string twice and a string equal to a name:
 	// one payload copy each, the name reference tagged.
