@@ -81,6 +81,12 @@ func TestPackLsUnpackRoundTrip(t *testing.T) {
 					t.Errorf("ls output lacks %s", n)
 				}
 			}
+			if r := runBPX(t, nil, "cat", pkg, "models/ship.mesh"); r.Code != 0 || r.Stdout != roundTripFiles["models/ship.mesh"] {
+				t.Errorf("cat PACKAGE PATH: exit %d, %d bytes, %s", r.Code, len(r.Stdout), r.Stderr)
+			}
+			if r := runBPX(t, nil, "cat", pkg, "models/missing"); r.Code != exitFail {
+				t.Errorf("cat of a missing object: %+v", r)
+			}
 			out := filepath.Join(tmp, "out")
 			if r := runBPX(t, nil, "unpack", "-q", "-C", out, pkg); r.Code != 0 || r.Stderr != "" {
 				t.Fatalf("unpack: %+v", r)
