@@ -35,12 +35,13 @@
 //     being level 1, or [DecodeOptions.MaxDepth]; this is a true depth,
 //     unlike the reference's counter, which [DecodeOptions.ContainerBudget]
 //     reproduces when parity matters ([ReferenceMaxDepth] = 16);
-//   - memory: counts are one byte and are never trusted beyond the bytes
-//     left, and every decoded value consumes at least one input byte, so
-//     decoding allocates at most 128 bytes per input byte plus a small
-//     constant (about 56 for the worst shapes, arrays of empty arrays; a
-//     typical document takes about 7). String values share one copy of
-//     the input, which they keep alive;
+//   - memory: a first pass checks the whole object without allocating and
+//     counts what it holds; the second allocates exactly that, in four
+//     blocks. Every value consumes at least one input byte, so this is at
+//     most 128 bytes per input byte plus a small constant (about 55 for
+//     the worst shapes, arrays of empty arrays; a typical document takes
+//     about 5). Malformed input is rejected before anything is allocated.
+//     String values share one block holding all string bytes;
 //   - time: linear in the input, plus a scan of at most 255 keys per
 //     property for duplicate detection.
 //

@@ -42,11 +42,12 @@ func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errNotPointer
 	}
-	n, err := opts.validate(data)
+	scan, err := opts.scan(data)
 	if err != nil {
 		return err
 	}
-	d := newDecoder(data[:n], opts)
+	d := newDecoder(data[:scan.pos], opts)
+	d.strs.Grow(scan.counts.strBytes)
 	return wireDecoderFor(rv.Type().Elem())(d, KindObject, rv.Elem(), 0)
 }
 
