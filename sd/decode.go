@@ -67,6 +67,7 @@ func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
 		return nil, 0, err
 	}
 	d := newDecoder(data[:scan.pos], opts)
+	d.scanned = true
 	d.objs.buf = make([]Object, 0, scan.counts.objs)
 	d.vals.buf = make([]Value, 0, scan.counts.vals)
 	d.keys.buf = make([]uint64, 0, scan.counts.keys)
@@ -114,6 +115,11 @@ type decoder struct {
 	// holds (see scan).
 	discard bool
 	counts  struct{ objs, vals, keys, strBytes int }
+	// scratch receives the values of a scan.
+	scratch Value
+	// scanned is set on the build pass after a successful scan of the same
+	// bytes: checks the scan made need not be repeated.
+	scanned bool
 	// strs receives the bytes of all strings; String values are
 	// substrings of it (one allocation for all strings).
 	strs strings.Builder
@@ -212,7 +218,7 @@ func (d *decoder) object(depth int) (*Object, error) {
 			if _, err := d.entryHash(); err != nil {
 				return nil, err
 			}
-			if _, err := d.value(depth); err != nil {
+			if err := d.value(depth, &d.scratch); err != nil {
 				return nil, err
 			}
 		}
@@ -231,17 +237,18 @@ func (d *decoder) object(depth int) (*Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := d.value(depth)
-		if err != nil {
+		// Values are decoded in place. A repeated key keeps its first
+		// position and takes the last value, as in the reference.
+		i := o.index(h)
+		if i < 0 {
+			o.keys = append(o.keys, h)
+			o.vals = append(o.vals, Value{})
+			i = len(o.vals) - 1
+			hasDebug = hasDebug || h == debugHash
+		}
+		if err := d.value(depth, &o.vals[i]); err != nil {
 			return nil, err
 		}
-		if i := o.index(h); i >= 0 {
-			o.vals[i] = v // the last duplicate wins, as in the reference
-			continue
-		}
-		o.keys = append(o.keys, h)
-		o.vals = append(o.vals, v)
-		hasDebug = hasDebug || h == debugHash
 	}
 	if hasDebug && !d.opts.NoDebugNames {
 		o.resolveDebugNames()
@@ -249,41 +256,44 @@ func (d *decoder) object(depth int) (*Object, error) {
 	return o, nil
 }
 
-func (d *decoder) array(depth int) (Value, error) {
+// array decodes an Array at depth into dst.
+func (d *decoder) array(depth int, dst *Value) error {
 	n, err := d.count(depth, "array")
 	if err != nil {
-		return Value{}, err
+		return err
 	}
-	var a *Object
 	if d.discard {
 		d.counts.objs++
 		d.counts.vals += n
-	} else {
-		a = d.newObject()
-		if n > 0 {
-			a.vals = d.vals.take(min(n, (len(d.data)-d.pos)/minElemSize))
+		for range n {
+			if err := d.value(depth, &d.scratch); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+	a := d.newObject()
+	if n > 0 {
+		a.vals = d.vals.take(min(n, (len(d.data)-d.pos)/minElemSize))
 	}
 	for range n {
-		v, err := d.value(depth)
-		if err != nil {
-			return Value{}, err
-		}
-		if a != nil {
-			a.vals = append(a.vals, v)
+		a.vals = append(a.vals, Value{})
+		if err := d.value(depth, &a.vals[len(a.vals)-1]); err != nil {
+			return err
 		}
 	}
-	return Value{kind: KindArray, ref: a}, nil
+	*dst = Value{kind: KindArray, ref: a}
+	return nil
 }
 
-// value reads a type code and the value that follows; depth is that of the
-// container holding it.
-func (d *decoder) value(depth int) (Value, error) {
+// value reads a type code and the value that follows into dst; depth is
+// that of the container holding it.
+func (d *decoder) value(depth int, dst *Value) error {
 	k, err := d.typeCode()
 	if err != nil {
-		return Value{}, err
+		return err
 	}
-	return d.valueOf(k, depth)
+	return d.valueOf(k, depth, dst)
 }
 
 // typeCode reads a type code (checked by valueOf).
@@ -298,11 +308,12 @@ func (d *decoder) typeCode() (Kind, error) {
 // valueOf reads the value of type code k, which was just read; depth is
 // that of the container holding it. In discard mode it only checks the
 // value: strings and containers come back empty.
-func (d *decoder) valueOf(k Kind, depth int) (Value, error) {
+func (d *decoder) valueOf(k Kind, depth int, dst *Value) error {
 	b := d.data[d.pos:]
 	switch k {
 	case KindNull:
-		return Value{}, nil
+		*dst = Value{}
+		return nil
 	case KindBool:
 		if len(b) < 1 {
 			break
@@ -310,80 +321,92 @@ func (d *decoder) valueOf(k Kind, depth int) (Value, error) {
 		d.pos++
 		switch {
 		case b[0] == 1:
-			return Value{kind: KindBool, num: 1}, nil
+			*dst = Value{kind: KindBool, num: 1}
+			return nil
 		case b[0] != 0 && d.opts.StrictBool:
-			return Value{}, d.fail(d.pos-1, ErrBool, "byte "+strconv.Itoa(int(b[0])))
+			return d.fail(d.pos-1, ErrBool, "byte "+strconv.Itoa(int(b[0])))
 		}
-		return Value{kind: KindBool}, nil
+		*dst = Value{kind: KindBool}
+		return nil
 	case KindUint8:
 		if len(b) < 1 {
 			break
 		}
 		d.pos++
-		return Value{kind: k, num: uint64(b[0])}, nil
+		*dst = Value{kind: k, num: uint64(b[0])}
+		return nil
 	case KindInt8:
 		if len(b) < 1 {
 			break
 		}
 		d.pos++
-		return Value{kind: k, num: uint64(int64(int8(b[0])))}, nil
+		*dst = Value{kind: k, num: uint64(int64(int8(b[0])))}
+		return nil
 	case KindUint16:
 		if len(b) < 2 {
 			break
 		}
 		d.pos += 2
-		return Value{kind: k, num: uint64(binary.LittleEndian.Uint16(b))}, nil
+		*dst = Value{kind: k, num: uint64(binary.LittleEndian.Uint16(b))}
+		return nil
 	case KindInt16:
 		if len(b) < 2 {
 			break
 		}
 		d.pos += 2
-		return Value{kind: k, num: uint64(int64(int16(binary.LittleEndian.Uint16(b))))}, nil
+		*dst = Value{kind: k, num: uint64(int64(int16(binary.LittleEndian.Uint16(b))))}
+		return nil
 	case KindUint32, KindFloat32:
 		if len(b) < 4 {
 			break
 		}
 		d.pos += 4
-		return Value{kind: k, num: uint64(binary.LittleEndian.Uint32(b))}, nil
+		*dst = Value{kind: k, num: uint64(binary.LittleEndian.Uint32(b))}
+		return nil
 	case KindInt32:
 		if len(b) < 4 {
 			break
 		}
 		d.pos += 4
-		return Value{kind: k, num: uint64(int64(int32(binary.LittleEndian.Uint32(b))))}, nil
+		*dst = Value{kind: k, num: uint64(int64(int32(binary.LittleEndian.Uint32(b))))}
+		return nil
 	case KindUint64, KindInt64, KindFloat64:
 		if len(b) < 8 {
 			break
 		}
 		d.pos += 8
-		return Value{kind: k, num: binary.LittleEndian.Uint64(b)}, nil
+		*dst = Value{kind: k, num: binary.LittleEndian.Uint64(b)}
+		return nil
 	case KindString:
 		n := bytes.IndexByte(b, 0)
 		if n < 0 {
-			return Value{}, d.fail(d.pos, ErrUnterminated, "")
+			return d.fail(d.pos, ErrUnterminated, "")
 		}
-		s := b[:n]
-		if !utf8.Valid(s) {
-			return Value{}, d.fail(d.pos, ErrInvalidUTF8, "not UTF-8")
+		// A scan already checked the strings of a build pass.
+		if !d.scanned && !utf8.Valid(b[:n]) {
+			return d.fail(d.pos, ErrInvalidUTF8, "not UTF-8")
 		}
 		start := d.pos
 		d.pos += n + 1
 		if n == 0 {
-			return Value{kind: KindString}, nil
+			*dst = Value{kind: KindString}
+			return nil
 		}
-		return Value{kind: KindString, str: d.str(start, start+n)}, nil
+		*dst = Value{kind: KindString, str: d.str(start, start+n)}
+		return nil
 	case KindArray:
-		return d.array(depth + 1)
+		return d.array(depth+1, dst)
 	case KindObject:
 		o, err := d.object(depth + 1)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		return Value{kind: KindObject, ref: o}, nil
+		*dst = Value{kind: KindObject, ref: o}
+		return nil
 	default:
-		return Value{}, d.fail(d.pos-1, ErrTypeCode, strconv.Itoa(int(k)))
+		return d.fail(d.pos-1, ErrTypeCode, strconv.Itoa(int(k)))
 	}
-	return Value{}, d.fail(d.pos, ErrTruncated, k.String()+" value")
+	return d.fail(d.pos, ErrTruncated, k.String()+" value")
 }
 
 // resolveDebugNames names the keys listed in the object's __debug__ array

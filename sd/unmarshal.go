@@ -47,6 +47,7 @@ func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
 		return err
 	}
 	d := newDecoder(data[:scan.pos], opts)
+	d.scanned = true
 	d.strs.Grow(scan.counts.strBytes)
 	return wireDecoderFor(rv.Type().Elem())(d, KindObject, rv.Elem(), 0)
 }

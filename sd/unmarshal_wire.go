@@ -54,8 +54,8 @@ func newWireFunc(t reflect.Type) wireFunc {
 // viaValue decodes the value with the decoder, then converts it with dec.
 func viaValue(dec decFunc) wireFunc {
 	return func(d *decoder, k Kind, rv reflect.Value, depth int) error {
-		v, err := d.valueOf(k, depth)
-		if err != nil {
+		var v Value
+		if err := d.valueOf(k, depth, &v); err != nil {
 			return err
 		}
 		return dec(v, rv)
@@ -96,7 +96,7 @@ func structWire(t reflect.Type) wireFunc {
 			}
 			if !fv.IsValid() || !fv.CanSet() {
 				// Unknown key: read past its value.
-				if _, err := d.valueOf(code, depth+1); err != nil {
+				if err := d.valueOf(code, depth+1, &d.scratch); err != nil {
 					return err
 				}
 				continue
@@ -132,7 +132,7 @@ func sequenceWire(t reflect.Type) wireFunc {
 				return err
 			}
 			if i >= target.Len() { // a Go array shorter than the data
-				if _, err := d.valueOf(code, depth+1); err != nil {
+				if err := d.valueOf(code, depth+1, &d.scratch); err != nil {
 					return err
 				}
 				continue
