@@ -107,7 +107,7 @@ type decoder struct {
 	budget   int
 
 	// Slabs the decoded containers are carved from, so that a document
-	// costs four allocations instead of three per object.
+	// costs a few allocations instead of three per object.
 	objs slab[Object]
 	vals slab[Value]
 	keys slab[uint64]

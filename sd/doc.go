@@ -36,7 +36,7 @@
 //     unlike the reference's counter, which [DecodeOptions.ContainerBudget]
 //     reproduces when parity matters ([ReferenceMaxDepth] = 16);
 //   - memory: a first pass checks the whole object without allocating and
-//     counts what it holds; the second allocates exactly that, in four
+//     counts what it holds; the second allocates exactly that, in a few
 //     blocks. Every value consumes at least one input byte, so this is at
 //     most 128 bytes per input byte plus a small constant (about 55 for
 //     the worst shapes, arrays of empty arrays; a typical document takes
