@@ -40,7 +40,7 @@
 //     blocks. Every value consumes at least one input byte, so this is at
 //     most 128 bytes per input byte plus a small constant (about 55 for
 //     the worst shapes, arrays of empty arrays; a typical document takes
-//     about 5). Malformed input is rejected before anything is allocated.
+//     about 5). Malformed input is rejected before the document is built.
 //     String values share one block holding all string bytes;
 //   - time: linear in the input, plus a scan of at most 255 keys per
 //     property for duplicate detection.
