@@ -8,11 +8,15 @@ import (
 )
 
 // Marshaler is implemented by types that convert themselves to a Value.
+// Marshal uses MarshalSD when the type of the value it meets implements
+// it: a method with a pointer receiver is used only for pointers.
 type Marshaler interface {
 	MarshalSD() (Value, error)
 }
 
-// Unmarshaler is implemented by types that set themselves from a Value.
+// Unmarshaler is implemented by types that set themselves from a Value
+// (usually with a pointer receiver). Unmarshal calls UnmarshalSD on the
+// address of the target, so a value field of such a type is handled too.
 type Unmarshaler interface {
 	UnmarshalSD(Value) error
 }
