@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/samples"
@@ -129,6 +130,13 @@ func TestSamples(t *testing.T) {
 				}
 				if verr != nil {
 					t.Errorf("Verify: %v", verr)
+				}
+				var names []string
+				for _, o := range tc.objects {
+					names = append(names, o.name)
+				}
+				if err := fstest.TestFS(p, names...); tc.objects != nil && err != nil {
+					t.Error(err)
 				}
 				out := t.TempDir()
 				if err := p.Unpack(out, nil); err != nil {

@@ -115,10 +115,11 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 256<<10)
+			dirs := &dirCache{root: root}
+			defer dirs.close()
 			for g := range work {
 				for _, i := range g {
-					if err := p.unpackOne(root, i, o.Overwrite, buf); err != nil {
+					if err := p.unpackOne(dirs, i, o.Overwrite); err != nil {
 						fail(err)
 						break
 					}
@@ -144,9 +145,45 @@ feed:
 	return firstErr
 }
 
-// unpackOne writes object i to its name under root.
-func (p *Package) unpackOne(root *os.Root, i int, overwrite bool, buf []byte) (err error) {
+// dirCache keeps the directory of the previous file open as an os.Root, so
+// that creating the next file in it resolves one path component, not all.
+type dirCache struct {
+	root *os.Root
+	name string
+	sub  *os.Root
+}
+
+func (d *dirCache) open(dir string) (*os.Root, error) {
+	if dir == "." {
+		return d.root, nil
+	}
+	if d.sub != nil && d.name == dir {
+		return d.sub, nil
+	}
+	d.close()
+	sub, err := d.root.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	d.sub, d.name = sub, dir
+	return sub, nil
+}
+
+func (d *dirCache) close() {
+	if d.sub != nil {
+		d.sub.Close()
+		d.sub = nil
+	}
+}
+
+// unpackOne writes object i to its name under dirs.root.
+func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 	o := &p.objects[i]
+	dir, base := split(o.Name)
+	root, err := dirs.open(dir)
+	if err != nil {
+		return err
+	}
 	r, err := p.OpenObject(i)
 	if err != nil {
 		return err
@@ -154,26 +191,26 @@ func (p *Package) unpackOne(root *os.Root, i int, overwrite bool, buf []byte) (e
 	defer r.Close()
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if overwrite {
-		if fi, err := root.Lstat(o.Name); err == nil {
+		if fi, err := root.Lstat(base); err == nil {
 			if fi.Mode()&fs.ModeSymlink != 0 || !fi.Mode().IsRegular() {
 				return &fs.PathError{Op: "unpack", Path: o.Name, Err: errors.New("refusing to replace a symbolic link or non-regular file")}
 			}
 		}
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	f, err := root.OpenFile(o.Name, flag, 0o644)
+	f, err := root.OpenFile(base, flag, 0o644)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "unpack", Path: o.Name, Err: err}
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			root.Remove(o.Name)
+			root.Remove(base)
 		}
 	}()
-	n, err := io.CopyBuffer(f, io.LimitReader(r, int64(o.Size)), buf)
+	n, err := io.Copy(f, io.LimitReader(r, int64(o.Size)))
 	if err != nil {
 		return fmt.Errorf("pack: unpacking %q: %w", o.Name, err)
 	}
