@@ -107,10 +107,8 @@ type ObjectReader struct {
 	pos  int64
 
 	closed atomic.Bool
-	mu     sync.Mutex // guards the stream state
-	st     io.ReadCloser
-	stSec  int
-	stPos  uint64
+	mu     sync.Mutex     // guards st
+	st     *sectionStream // decoder of a streamed section
 }
 
 // OpenObject returns a reader of the object at index i of Objects, whatever
@@ -229,26 +227,27 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.st == nil || r.stSec != sg.sec || r.stPos > at {
-		if r.st != nil {
-			r.st.Close()
-			r.st = nil
+	if r.st == nil || r.st.sec != sg.sec || r.st.pos > at {
+		r.p.streams.put(r.st)
+		r.st = r.p.streams.get(sg.sec, at)
+		if r.st == nil {
+			rc, err := s.Open()
+			if err != nil {
+				return err
+			}
+			r.st = &sectionStream{rc: rc, sec: sg.sec}
+			r.p.streams.opened.Add(1)
 		}
-		st, err := s.Open()
-		if err != nil {
-			return err
-		}
-		r.st, r.stSec, r.stPos = st, sg.sec, 0
 	}
-	if gap := at - r.stPos; gap > 0 {
-		k, err := io.CopyN(io.Discard, r.st, int64(gap))
-		r.stPos += uint64(k)
+	if gap := at - r.st.pos; gap > 0 {
+		k, err := io.CopyN(io.Discard, r.st.rc, int64(gap))
+		r.st.pos += uint64(k)
 		if err != nil {
 			return r.streamErr(sg, err)
 		}
 	}
-	k, err := io.ReadFull(r.st, b)
-	r.stPos += uint64(k)
+	k, err := io.ReadFull(r.st.rc, b)
+	r.st.pos += uint64(k)
 	if err != nil {
 		return r.streamErr(sg, err)
 	}
@@ -256,10 +255,11 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 }
 
 func (r *ObjectReader) streamErr(sg *segment, err error) error {
-	r.st.Close()
+	pos := r.st.pos
+	r.st.rc.Close()
 	r.st = nil
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return &bpx.FormatError{Offset: int64(r.stPos), Section: sg.sec, What: "section decoded to fewer bytes than the object needs", Err: io.ErrUnexpectedEOF}
+		return &bpx.FormatError{Offset: int64(pos), Section: sg.sec, What: "section decoded to fewer bytes than the object needs", Err: io.ErrUnexpectedEOF}
 	}
 	return err
 }
@@ -268,10 +268,66 @@ func (r *ObjectReader) streamErr(sg *segment, err error) error {
 func (r *ObjectReader) Close() error {
 	r.closed.Store(true)
 	r.mu.Lock()
-	if r.st != nil {
-		r.st.Close()
-		r.st = nil
-	}
+	r.p.streams.put(r.st)
+	r.st = nil
 	r.mu.Unlock()
 	return nil
+}
+
+// sectionStream is a decoder of a section too large for the cache, at
+// uncompressed position pos.
+type sectionStream struct {
+	rc  io.ReadCloser
+	sec int
+	pos uint64
+}
+
+// maxIdleStreams bounds the decoders a Package keeps for reuse; each may
+// hold an xz dictionary.
+const maxIdleStreams = 4
+
+// streamPool keeps the decoders of closed readers, so that reading the
+// objects of a large section one after the other (as Unpack does) decodes
+// the section once instead of once per object.
+type streamPool struct {
+	mu     sync.Mutex
+	idle   []*sectionStream
+	opened atomic.Int64 // decoders started, for tests
+}
+
+// get takes the idle decoder of section sec that is furthest along but not
+// past at, or returns nil.
+func (sp *streamPool) get(sec int, at uint64) *sectionStream {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	best := -1
+	for i, st := range sp.idle {
+		if st.sec == sec && st.pos <= at && (best < 0 || st.pos > sp.idle[best].pos) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	st := sp.idle[best]
+	sp.idle = append(sp.idle[:best], sp.idle[best+1:]...)
+	return st
+}
+
+// put returns st to the pool, closing the oldest decoder beyond the limit.
+func (sp *streamPool) put(st *sectionStream) {
+	if st == nil {
+		return
+	}
+	sp.mu.Lock()
+	sp.idle = append(sp.idle, st)
+	var drop *sectionStream
+	if len(sp.idle) > maxIdleStreams {
+		drop = sp.idle[0]
+		sp.idle = sp.idle[1:]
+	}
+	sp.mu.Unlock()
+	if drop != nil {
+		drop.rc.Close()
+	}
 }

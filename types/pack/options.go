@@ -4,7 +4,7 @@ import "github.com/gobpx/bpx"
 
 // DefaultCacheSize is the default budget of the cache of decompressed
 // sections that a Package keeps (see WithCacheSize).
-const DefaultCacheSize = 32 << 20
+const DefaultCacheSize = 16 << 20
 
 // DefaultMaxObjects is the largest object count a package may declare
 // (see WithMaxObjects). Each object costs about 100 bytes of memory plus

@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -487,4 +488,30 @@ func TestNotPackage(t *testing.T) {
 	if !errors.Is(err, ErrNotPackage) || !errors.Is(err, bpx.ErrFormat) {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// TestStreamedSectionsDecodeOnce: with no cache, unpacking objects that
+// share large sections reuses one decoder per section instead of starting
+// one per object.
+func TestStreamedSectionsDecodeOnce(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 200 {
+		m[fmt.Sprintf("f%03d", i)] = &fstest.MapFile{Data: bytes.Repeat([]byte{byte(i)}, 1000+i)}
+	}
+	b := pkgBytes(t, m, &WriterOptions{SectionSize: 64 << 10})
+	p := openBytes(t, b, WithCacheSize(0))
+	out := t.TempDir()
+	if err := p.Unpack(out, &UnpackOptions{Concurrency: 1}); err != nil {
+		t.Fatal(err)
+	}
+	data := len(p.Reader.SectionsOfType(SectionData))
+	if got := p.streams.opened.Load(); got != int64(data) {
+		t.Errorf("%d decoders started for %d data sections", got, data)
+	}
+	for name, f := range m {
+		if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || !bytes.Equal(got, f.Data) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	p.Close()
 }

@@ -82,6 +82,7 @@ type Package struct {
 	dataTyp uint8    // section type that holds object data
 	cfg     config
 	cache   *cache
+	streams streamPool
 	closer  io.Closer
 
 	idxOnce sync.Once
@@ -125,9 +126,15 @@ func New(rd *bpx.Reader, opts ...Option) (*Package, error) {
 	return newPackage(rd, newConfig(opts))
 }
 
-// Close closes the file opened by Open. It does nothing for a Package made
-// by NewReader or New.
+// Close releases the decoders kept for reuse and closes the file opened by
+// Open (not the io.ReaderAt given to NewReader or New).
 func (p *Package) Close() error {
+	p.streams.mu.Lock()
+	for _, st := range p.streams.idle {
+		st.rc.Close()
+	}
+	p.streams.idle = nil
+	p.streams.mu.Unlock()
 	if p.closer != nil {
 		return p.closer.Close()
 	}

@@ -96,7 +96,7 @@ type WriterOptions struct {
 	// TempDir holds the temporary files (default os.TempDir()).
 	TempDir string
 	// MemoryLimit bounds the bytes of compressed sections kept in memory
-	// until Close (default 16 MiB); the rest waits in a temporary file.
+	// until Close (default 4 MiB); the rest waits in a temporary file.
 	MemoryLimit int64
 }
 
@@ -161,7 +161,7 @@ func NewWriter(w io.Writer, opts *WriterOptions) *Writer {
 	}
 	pw.opts.SectionSize = min(pw.opts.SectionSize, bpx.DefaultMaxSectionSize)
 	if pw.opts.MemoryLimit <= 0 {
-		pw.opts.MemoryLimit = 16 << 20
+		pw.opts.MemoryLimit = 4 << 20
 	}
 	return pw
 }
