@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/gobpx/bpx"
 )
@@ -37,19 +36,15 @@ func runCat(e *env, args []string) int {
 	var src io.Reader
 	switch {
 	case *sec != "" && len(pos) == 1:
-		idx, err := strconv.Atoi(*sec)
-		if err != nil || idx < 0 {
-			return c.usageError(e, "-s wants a section index, got %q", *sec)
-		}
 		r, err := bpx.OpenReader(pos[0])
 		if err != nil {
 			return c.fail(e, err)
 		}
 		defer r.Close()
-		if idx >= len(r.Sections) {
-			return c.fail(e, fmt.Errorf("%s: no section %d (the file has %d)", pos[0], idx, len(r.Sections)))
+		s, err := sectionByIndex(&r.Reader, pos[0], *sec)
+		if err != nil {
+			return c.fail(e, err)
 		}
-		s := r.Sections[idx]
 		if *raw {
 			src = s.OpenRaw()
 		} else {

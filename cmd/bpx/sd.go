@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/gobpx/bpx"
@@ -54,14 +53,9 @@ func runSD(e *env, args []string) int {
 			return c.fail(e, fmt.Errorf("%s: no structured-data section (type 0xFE); choose one with -s", file))
 		}
 	} else {
-		idx, err := strconv.Atoi(*sec)
-		if err != nil || idx < 0 {
-			return c.usageError(e, "-s wants a section index, got %q", *sec)
+		if s, err = sectionByIndex(&r.Reader, file, *sec); err != nil {
+			return c.fail(e, err)
 		}
-		if idx >= len(r.Sections) {
-			return c.fail(e, fmt.Errorf("%s: no section %d (the file has %d)", file, idx, len(r.Sections)))
-		}
-		s = r.Sections[idx]
 	}
 	data, err := s.Data()
 	if err != nil {
