@@ -1,0 +1,110 @@
+#!/bin/sh
+# pack-vs-zip.sh compares "bpx pack/unpack/ls/cat" with Info-ZIP zip/unzip
+# on two corpora, in one run, and prints the ratios the issue sets goals for:
+#   1. $(go env GOROOT)/src
+#   2. 8 synthetic files of 16 MiB (4 random, 4 float32 vertex arrays)
+# Each timing is the best of $RUNS runs (default 3; packing runs once).
+# Peak memory (max RSS) comes from /usr/bin/time when it is installed.
+#
+# Usage: bench/pack-vs-zip.sh [corpus-dir...]
+# Skips (exit 0) when zip or unzip is missing.
+set -eu
+
+for tool in zip unzip go; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "pack-vs-zip: $tool not installed, skipping"
+		exit 0
+	fi
+done
+
+RUNS=${RUNS:-3}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bpx-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+(cd "$repo" && go build -o "$work/bpx" ./cmd/bpx)
+bpx="$work/bpx"
+
+if [ $# -gt 0 ]; then
+	corpora="$*"
+else
+	go run "$repo/bench/gencorpus" "$work/synthetic"
+	corpora="$(go env GOROOT)/src $work/synthetic"
+fi
+
+TIMEV=
+if [ -x /usr/bin/time ]; then TIMEV=/usr/bin/time; fi
+
+# now prints the time in seconds with nanoseconds.
+now() { date +%s.%N; }
+
+# best N CMD...: run CMD N times (output discarded), print the fastest
+# wall time in seconds.
+best() {
+	n=$1; shift
+	b=
+	i=0
+	while [ $i -lt "$n" ]; do
+		t0=$(now)
+		"$@" >/dev/null 2>&1
+		t1=$(now)
+		t=$(echo "$t1 - $t0" | bc -l)
+		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+
+# rss CMD...: peak RSS of CMD in MiB (empty without /usr/bin/time).
+rss() {
+	if [ -z "$TIMEV" ]; then echo "?"; return; fi
+	"$TIMEV" -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || true
+	echo "$(cat "$work/rss") / 1024" | bc
+}
+
+ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+
+size() { wc -c <"$1" | tr -d ' '; }
+
+for corpus in $corpora; do
+	name=$(basename "$corpus")
+	files=$(find "$corpus" -type f | wc -l)
+	bytes=$(find "$corpus" -type f -printf '%s\n' | awk '{s+=$1} END {print s}')
+	small=$(cd "$corpus" && find . -type f -size -4k -size +1k | sed 's|^\./||' | sort | sed -n '2000p;2000q')
+	[ -n "$small" ] || small=$(cd "$corpus" && find . -type f | sed 's|^\./||' | sort | head -1)
+	echo "== corpus $corpus: $files files, $bytes bytes (single read: $small)"
+	z="$work/c.zip" x="$work/c.bpx" g="$work/cz.bpx"
+	rm -f "$z" "$x" "$g"
+
+	t_zip=$(best 1 sh -c "cd '$corpus' && zip -r -q -6 '$z' .")
+	t_xz=$(best 1 "$bpx" pack -q -z xz -o "$x" "$corpus")
+	t_zl=$(best 1 "$bpx" pack -q -z zlib -o "$g" "$corpus")
+	s_zip=$(size "$z") s_xz=$(size "$x") s_zl=$(size "$g")
+
+	unz() { rm -rf "$work/u" && unzip -q "$z" -d "$work/u"; }
+	unx() { rm -rf "$work/u" && "$bpx" unpack -q -C "$work/u" "$1"; }
+	t_unzip=$(best "$RUNS" unz)
+	t_unxz=$(best "$RUNS" unx "$x")
+	t_unzl=$(best "$RUNS" unx "$g")
+	rm -rf "$work/u"
+
+	t_p=$(best "$RUNS" unzip -p "$z" "$small")
+	t_cat=$(best "$RUNS" "$bpx" cat "$x" "$small")
+	t_l=$(best "$RUNS" unzip -l "$z")
+	t_ls=$(best "$RUNS" "$bpx" ls "$x")
+
+	m_pack=$(rss "$bpx" pack -q -z xz -o "$work/m.bpx" "$corpus")
+	m_unpack=$(rss "$bpx" unpack -q -C "$work/m" "$x")
+	rm -rf "$work/m" "$work/m.bpx"
+
+	printf '%-34s %10s %10s %8s   %s\n' operation bpx zip ratio goal
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz (s)" "$t_xz" "$t_zip" "$(ratio "$t_xz" "$t_zip")" "<= 1.10"
+	printf '%-34s %10d %10d %8s   %s\n' "pack xz size (bytes)" "$s_xz" "$s_zip" "$(ratio "$s_xz" "$s_zip")" "<= 0.75"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack zlib (s)" "$t_zl" "$t_zip" "$(ratio "$t_zl" "$t_zip")" "<= 0.50"
+	printf '%-34s %10d %10d %8s   %s\n' "pack zlib size (bytes)" "$s_zl" "$s_zip" "$(ratio "$s_zl" "$s_zip")" "< 1"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack xz (s)" "$t_unxz" "$t_unzip" "$(ratio "$t_unxz" "$t_unzip")" "<= 0.75"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack zlib (s)" "$t_unzl" "$t_unzip" "$(ratio "$t_unzl" "$t_unzip")" "<= 0.67"
+	printf '%-34s %10.4f %10.4f %8s   %s\n' "read one small file (s)" "$t_cat" "$t_p" "$(ratio "$t_cat" "$t_p")" "<= 10"
+	printf '%-34s %10.4f %10.4f %8s   %s\n' "open + list (s)" "$t_ls" "$t_l" "$(ratio "$t_ls" "$t_l")" "<= 0.12"
+	printf '%-34s %10s %10s\n' "peak RSS pack / unpack xz (MiB)" "$m_pack" "$m_unpack"
+done
