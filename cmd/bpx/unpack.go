@@ -8,7 +8,7 @@ func init() {
 	register(&command{
 		Name:    "unpack",
 		Summary: "extract the objects of a package into a directory",
-		Usage:   "[-C DIR] [-f] [-skip-invalid] [-q] PACKAGE",
+		Usage:   "[-C DIR] [-f] [-skip-invalid] [-j N] [-q] PACKAGE",
 		Run:     runUnpack,
 	})
 }
@@ -20,6 +20,7 @@ func runUnpack(e *env, args []string) int {
 	force := fs.Bool("f", false, "overwrite existing files (never through a symbolic link)")
 	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
 	quiet := fs.Bool("q", false, "no progress bar")
+	jobs := fs.Int("j", 0, "objects written at the same time (default: one per CPU)")
 	p, status := openPackageArg(c, e, fs, args)
 	if p == nil {
 		return status
@@ -33,6 +34,7 @@ func runUnpack(e *env, args []string) int {
 	err := p.Unpack(*dir, &pack.UnpackOptions{
 		Overwrite:   *force,
 		SkipInvalid: *skip,
+		Concurrency: *jobs,
 		Progress:    func(_ string, size int64) { bar.Add(size) },
 	})
 	bar.Done()

@@ -115,7 +115,7 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dirs := &dirCache{root: root}
+			dirs := &dirCache{root: root, buf: make([]byte, 128<<10)}
 			defer dirs.close()
 			for g := range work {
 				for _, i := range g {
@@ -151,6 +151,8 @@ type dirCache struct {
 	root *os.Root
 	name string
 	sub  *os.Root
+	buf  []byte
+	sys  sysDir // platform state for create
 }
 
 func (d *dirCache) open(dir string) (*os.Root, error) {
@@ -170,6 +172,7 @@ func (d *dirCache) open(dir string) (*os.Root, error) {
 }
 
 func (d *dirCache) close() {
+	d.sys.close()
 	if d.sub != nil {
 		d.sub.Close()
 		d.sub = nil
@@ -198,7 +201,7 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		}
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	f, err := root.OpenFile(base, flag, 0o644)
+	f, err := dirs.create(root, base, flag)
 	if err != nil {
 		return &fs.PathError{Op: "unpack", Path: o.Name, Err: err}
 	}
@@ -210,7 +213,7 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 			root.Remove(base)
 		}
 	}()
-	n, err := io.Copy(f, io.LimitReader(r, int64(o.Size)))
+	n, err := io.CopyBuffer(f, io.LimitReader(r, int64(o.Size)), dirs.buf)
 	if err != nil {
 		return fmt.Errorf("pack: unpacking %q: %w", o.Name, err)
 	}
