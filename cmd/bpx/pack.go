@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gobpx/bpx"
@@ -21,6 +22,7 @@ func init() {
 }
 
 func runPack(e *env, args []string) int {
+	boundMemory()
 	c := commands["pack"]
 	fs := c.newFlagSet(e)
 	out := fs.String("o", "", "output package `file` (replaced atomically)")
@@ -120,4 +122,15 @@ func (f progressFile) Read(b []byte) (int, error) {
 	n, err := f.File.Read(b)
 	f.bar.Add(int64(n))
 	return n, err
+}
+
+// packMemoryLimit is the Go heap limit "bpx pack" and "bpx unpack" set
+// unless GOMEMLIMIT is given: the garbage collector then keeps their peak
+// RSS under about 56 MiB for a tree like $(go env GOROOT)/src.
+const packMemoryLimit = 48 << 20
+
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(packMemoryLimit)
+	}
 }

@@ -14,6 +14,7 @@ func init() {
 }
 
 func runUnpack(e *env, args []string) int {
+	boundMemory()
 	c := commands["unpack"]
 	fs := c.newFlagSet(e)
 	dir := fs.String("C", ".", "extract into `dir` (created if missing)")
