@@ -277,7 +277,7 @@ func (w *Writer) newSection() error {
 	if err != nil {
 		return err
 	}
-	o := bpx.SectionOptions{Compression: w.opts.Compression.bpx(), Checksum: bpx.ChecksumCRC32, XZDictSize: int(min(w.opts.SectionSize, maxXZDict))}
+	o := bpx.SectionOptions{Compression: w.opts.Compression.bpx(), Checksum: bpx.ChecksumCRC32, XZDictSize: int(max(4096, min(w.opts.SectionSize, maxXZDict)))}
 	if w.opts.NoChecksum {
 		o.Checksum = bpx.ChecksumNone
 	}
