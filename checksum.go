@@ -27,45 +27,6 @@ func WeakChecksum(sum uint32, p []byte) uint32 {
 	return sum
 }
 
-// refCRCTables are the slicing-by-8 tables of the reference SDK's CRC32:
-// reflected polynomial 0xEDB88320, but each entry of the base table built
-// with one shift/XOR step instead of eight. The base table is still linear
-// over GF(2), so the usual slicing construction applies.
-var refCRCTables = func() (t [8][256]uint32) {
-	for i := range t[0] {
-		v := uint32(i) >> 1
-		if i&1 != 0 {
-			v ^= 0xEDB88320
-		}
-		t[0][i] = v
-	}
-	for k := 1; k < 8; k++ {
-		for i := range t[k] {
-			v := t[k-1][i]
-			t[k][i] = v>>8 ^ t[0][v&0xFF]
-		}
-	}
-	return t
-}()
-
-// UpdateReferenceCRC32 continues the reference SDK's CRC32 variant (see
-// ReferenceCRC32) over p. crc is the value returned for the data so far
-// (0 for none), so calls can be chained.
-func UpdateReferenceCRC32(crc uint32, p []byte) uint32 {
-	crc = ^crc
-	t := &refCRCTables
-	for len(p) >= 8 {
-		crc ^= binary.LittleEndian.Uint32(p)
-		crc = t[7][crc&0xFF] ^ t[6][crc>>8&0xFF] ^ t[5][crc>>16&0xFF] ^ t[4][crc>>24] ^
-			t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]]
-		p = p[8:]
-	}
-	for _, b := range p {
-		crc = crc>>8 ^ t[0][byte(crc)^b]
-	}
-	return ^crc
-}
-
 // ReferenceCRC32 returns the CRC32 variant that the reference BPX SDK
 // (BPX-rs) writes for flag 0x04. It is not the standard CRC-32: its table is
 // built with a single shift/XOR step per entry. Every CRC-flagged section

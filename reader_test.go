@@ -448,11 +448,11 @@ func naiveReferenceCRC32(p []byte) uint32 {
 }
 
 func TestChecksumsAgainstNaive(t *testing.T) {
-	p := make([]byte, 5000)
+	p := make([]byte, 8*refLane)
 	for i := range p {
 		p[i] = byte(i*7 + i>>3)
 	}
-	for _, n := range []int{0, 1, 7, 8, 9, 63, 1023, 1024, 1025, 5000} {
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 1023, 1024, 1025, 5000, 3 * refLane, 3*refLane + 13, 7*refLane + 5} {
 		var weak uint32
 		for _, b := range p[:n] {
 			weak += uint32(b)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 )
 
 // Section is one section of a container opened with NewReader. It embeds its
@@ -122,6 +123,18 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			dst = append(dst[:cap(dst)], make([]byte, want-int64(cap(dst)-len(dst)))...)[:len(dst)]
 		}
 	}
+	// A large compressed section is checksummed on another core while the
+	// rest of it decompresses.
+	var pipe *sumPipe
+	if sr.check != 0 && s.Compressed() && s.USize >= 2*sumPipeChunk && runtime.GOMAXPROCS(0) > 1 {
+		pipe = startSumPipe(sr)
+		defer func() {
+			if pipe != nil {
+				pipe.release()
+			}
+		}()
+	}
+	summed := len(dst) // dst[orig:summed] has been handed to the pipe
 	for {
 		var n int
 		var err error
@@ -133,11 +146,84 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			n, err = sr.Read(sr.probe[:])
 			dst = append(dst, sr.probe[:n]...)
 		}
+		if pipe != nil && (len(dst)-summed >= sumPipeChunk || err == io.EOF) {
+			pipe.send(dst[summed:])
+			summed = len(dst)
+		}
 		if err == io.EOF {
+			if pipe != nil {
+				pipe.release()
+				pipe = nil
+				if err := sr.sumError(); err != nil {
+					return dst[:orig], sr.fail(err)
+				}
+			}
 			return dst, nil
 		}
 		if err != nil {
 			return dst[:orig], err
 		}
+	}
+}
+
+// sumPipeChunk is how much decompressed data AppendData hands to the
+// checksum goroutine at a time.
+const sumPipeChunk = 256 << 10
+
+// sumPipe computes a section reader's checksum in a goroutine, over chunks
+// sent in order. Idle pipes (and their goroutines) are kept in a small
+// bounded free list, so a warm reader allocates nothing for them.
+type sumPipe struct {
+	ch   chan sumJob
+	done chan struct{}
+	sr   *sectionReader
+}
+
+type sumJob struct {
+	sr *sectionReader
+	b  []byte // nil: report on done that every earlier job is finished
+}
+
+var sumPipeFree = make(chan *sumPipe, 2*runtime.GOMAXPROCS(0))
+
+func startSumPipe(sr *sectionReader) *sumPipe {
+	sr.deferSum = true
+	var p *sumPipe
+	select {
+	case p = <-sumPipeFree:
+	default:
+		p = &sumPipe{ch: make(chan sumJob, 4), done: make(chan struct{}, 1)}
+		go p.run()
+	}
+	p.sr = sr
+	return p
+}
+
+func (p *sumPipe) run() {
+	for j := range p.ch {
+		if j.b == nil {
+			p.done <- struct{}{}
+			continue
+		}
+		j.sr.sum(j.b)
+	}
+}
+
+func (p *sumPipe) send(b []byte) {
+	if len(b) > 0 {
+		p.ch <- sumJob{p.sr, b}
+	}
+}
+
+// release waits until every chunk sent has been summed and recycles the
+// pipe; p must not be used afterwards.
+func (p *sumPipe) release() {
+	p.ch <- sumJob{}
+	<-p.done
+	p.sr = nil
+	select {
+	case sumPipeFree <- p:
+	default:
+		close(p.ch) // ends the goroutine
 	}
 }

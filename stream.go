@@ -19,12 +19,14 @@ type sectionReader struct {
 	limit int64 // largest acceptable output length
 	want  int64 // exact expected length, or -1 if unknown
 	n     int64 // bytes produced so far
-	check uint8 // FlagWeak, FlagCRC32 or 0
+	check uint8 // FlagWeak, FlagCRC32, checkIEEE or 0
 	weak  uint32
 	ref   uint32 // reference CRC32 variant
 	ieee  uint32 // standard CRC-32
 	err   error  // sticky
-	probe [512]byte
+	// deferSum leaves the checksum to the caller (AppendData's pipeline).
+	deferSum bool
+	probe    [512]byte
 }
 
 func (sr *sectionReader) init(s *Section) error {
@@ -96,7 +98,9 @@ func (sr *sectionReader) Read(p []byte) (int, error) {
 	}
 	n, err := sr.src.Read(p)
 	if n > 0 {
-		sr.sum(p[:n])
+		if !sr.deferSum {
+			sr.sum(p[:n])
+		}
 		sr.n += int64(n)
 		if sr.n > sr.limit {
 			n -= int(sr.n - sr.limit)
@@ -129,6 +133,7 @@ func (sr *sectionReader) sum(p []byte) {
 		sr.weak = WeakChecksum(sr.weak, p)
 	case FlagCRC32:
 		sr.ref = UpdateReferenceCRC32(sr.ref, p)
+	case checkIEEE:
 		sr.ieee = crc32.Update(sr.ieee, crc32.IEEETable, p)
 	}
 }
@@ -146,11 +151,23 @@ func (sr *sectionReader) tooShort() error {
 		What: fmt.Sprintf("section data ends after %d of its USize %d bytes", sr.n, sr.want), Err: io.ErrUnexpectedEOF}
 }
 
-// atEOF checks length and checksum once the source is exhausted.
+// atEOF checks length and checksum once the source is exhausted. With
+// deferSum the caller computes and checks the checksum itself (sumError).
 func (sr *sectionReader) atEOF() error {
 	if sr.want >= 0 && sr.n < sr.want {
 		return sr.tooShort()
 	}
+	if sr.deferSum {
+		return io.EOF
+	}
+	if err := sr.sumError(); err != nil {
+		return err
+	}
+	return io.EOF
+}
+
+// sumError compares the computed checksum with the stored one.
+func (sr *sectionReader) sumError() error {
 	stored := sr.s.Checksum
 	switch sr.check {
 	case FlagWeak:
@@ -158,11 +175,34 @@ func (sr *sectionReader) atEOF() error {
 			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.weak}
 		}
 	case FlagCRC32:
-		if sr.ref != stored && sr.ieee != stored {
+		if sr.ref != stored && !sr.s.matchesIEEE() {
 			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ref}
 		}
+	case checkIEEE:
+		if sr.ieee != stored {
+			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ieee}
+		}
 	}
-	return io.EOF
+	return nil
+}
+
+// checkIEEE is an internal check mode: standard CRC-32 only.
+const checkIEEE = 0x80
+
+// matchesIEEE reports whether the section's checksum is the standard IEEE
+// CRC-32 of its data. Sections flagged CRC32 are first checked against the
+// reference SDK's variant, which nearly every file uses; only when that
+// fails is the section read a second time for the IEEE value, so the common
+// case pays for one CRC.
+func (s *Section) matchesIEEE() bool {
+	sr := new(sectionReader)
+	if sr.init(s) != nil {
+		return false
+	}
+	defer sr.Close()
+	sr.check = checkIEEE
+	_, err := io.Copy(io.Discard, sr)
+	return err == nil
 }
 
 // fail records err as the sticky error and releases the decoder.
