@@ -81,12 +81,16 @@ for corpus in $corpora; do
 	t_zl=$(best 1 "$bpx" pack -q -z zlib -o "$g" "$corpus")
 	s_zip=$(size "$z") s_xz=$(size "$x") s_zl=$(size "$g")
 
-	unz() { rm -rf "$work/u" && unzip -q "$z" -d "$work/u"; }
-	unx() { rm -rf "$work/u" && "$bpx" unpack -q -C "$work/u" "$1"; }
+	# Each extraction gets a fresh directory, removed only at the end:
+	# creating files right after deleting a tree is much slower on ext4
+	# (recently deleted inodes are skipped), which would favour the
+	# first tool measured.
+	unz() { d=$(mktemp -d "$work/u.XXXXXX") && unzip -q "$z" -d "$d/out" </dev/null; }
+	unx() { d=$(mktemp -d "$work/u.XXXXXX") && "$bpx" unpack -q -C "$d/out" "$1"; }
 	t_unzip=$(best "$RUNS" unz)
 	t_unxz=$(best "$RUNS" unx "$x")
 	t_unzl=$(best "$RUNS" unx "$g")
-	rm -rf "$work/u"
+	rm -rf "$work"/u.*
 
 	t_p=$(best "$RUNS" unzip -p "$z" "$small")
 	t_cat=$(best "$RUNS" "$bpx" cat "$x" "$small")
