@@ -70,9 +70,10 @@
 //     endless loop, where the reference SDK has both.
 //   - Section cache: at most WithCacheSize bytes (default DefaultCacheSize)
 //     plus the sections readers are using. A compressed section larger than
-//     a quarter of the cache is streamed, never held whole; a raw one is read
-//     in place, and its checksum is then not verified on read (Verify and
-//     "bpx verify" check it).
+//     a quarter of the cache is streamed, never held whole (up to 4 idle
+//     decoders are kept so that objects read in order decode it once); a
+//     raw one is read in place, and its checksum is then not verified on
+//     read ("bpx verify" checks every section).
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Container limits (section count, section size, xz dictionary) are
 //     those of package bpx, set with WithReaderOptions.

@@ -20,9 +20,10 @@ const (
 	// XZ (the default) stores data sections as xz streams, readable by
 	// every BPX implementation including the reference SDK.
 	XZ Compression = iota
-	// Zlib is the fast option: about 4× faster to write and 6× faster to
-	// read than XZ, 25–35 % larger. The reference SDK cannot read zlib
-	// sections (its reader runs the xz decoder on them).
+	// Zlib is the fast option: on $(go env GOROOT)/src it packs 6× and
+	// unpacks 2.7× faster than XZ, into an 18 % larger package. The
+	// reference SDK cannot read zlib sections (its reader runs the xz
+	// decoder on them).
 	Zlib
 	// None stores data sections raw: for payloads that are already
 	// compressed (PNG, Ogg, BCn textures) and for the fastest access.
