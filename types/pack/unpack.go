@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -27,6 +28,46 @@ type UnpackOptions struct {
 	// Progress, if set, is called after each object with its size.
 	// It may be called from several goroutines, but never concurrently.
 	Progress func(name string, size int64)
+	// Paths, if not empty, selects what to extract: the objects named by
+	// one of the paths, and everything inside a directory it names. A
+	// path that selects nothing is an error matching fs.ErrNotExist, and
+	// objects outside the selection are neither written nor checked.
+	Paths []string
+}
+
+// selects reports whether the object or directory name is selected by
+// paths (all when paths is empty).
+func selects(paths []string, name string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		if name == p || p == "." || strings.HasPrefix(name, p+"/") || strings.HasPrefix(p, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSelection verifies that every path of paths names an object or a
+// directory of the tree.
+func checkSelection(ix *fsIndex, paths []string) error {
+	for _, p := range paths {
+		if !fs.ValidPath(p) {
+			return &fs.PathError{Op: "unpack", Path: p, Err: fs.ErrInvalid}
+		}
+		found := p == "."
+		for i := range ix.entries {
+			if n := ix.entries[i].name(); n == p || strings.HasPrefix(n, p+"/") {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return &fs.PathError{Op: "unpack", Path: p, Err: fs.ErrNotExist}
+		}
+	}
+	return nil
 }
 
 // Unpack writes every object into the directory dir, creating it and the
@@ -40,7 +81,10 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 		o = *opts
 	}
 	ix := p.index()
-	if len(ix.bad) > 0 && !o.SkipInvalid {
+	if err := checkSelection(ix, o.Paths); err != nil {
+		return err
+	}
+	if len(ix.bad) > 0 && !o.SkipInvalid && len(o.Paths) == 0 {
 		first := -1
 		for i := range ix.bad {
 			if first < 0 || i < first {
@@ -63,7 +107,7 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 	// Files in data order, grouped by first section.
 	var files []int
 	for _, e := range ix.entries {
-		if e.obj >= 0 {
+		if e.obj >= 0 && selects(o.Paths, e.name()) {
 			files = append(files, e.obj)
 		}
 	}
@@ -85,7 +129,7 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 	}
 	// Directories first, in sorted order, so parents precede children.
 	for _, e := range ix.entries {
-		if e.obj < 0 {
+		if e.obj < 0 && selects(o.Paths, e.name()) {
 			if err := root.MkdirAll(e.name(), 0o755); err != nil {
 				return err
 			}

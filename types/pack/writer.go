@@ -89,6 +89,10 @@ type WriterOptions struct {
 	CompressTables bool
 	// TypeExt is the package's TypeExt (default any/Any/"GB").
 	TypeExt *TypeExt
+	// MetadataNames writes the metadata's key names in a __debug__
+	// array (spec rev 2 §10.2.5), so that tools can show them; the
+	// reference writes none, and hashes alone identify the keys.
+	MetadataNames bool
 	// AllowInvalidNames accepts object names that are not valid fs paths
 	// (and duplicates), which readers then refuse to unpack. For tests and
 	// for faithful copies of foreign packages.
@@ -179,7 +183,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 		w.meta = nil
 		return nil
 	}
-	b, err := sd.Encode(o)
+	b, err := sd.EncodeOptions{DebugNames: w.opts.MetadataNames}.Encode(o)
 	if err != nil {
 		return err
 	}
@@ -190,7 +194,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 // SetMetadataValue sets the metadata from a Go value (a struct or a map)
 // encoded with sd.Marshal.
 func (w *Writer) SetMetadataValue(v any) error {
-	b, err := sd.Marshal(v)
+	b, err := sd.EncodeOptions{DebugNames: w.opts.MetadataNames}.Marshal(v)
 	if err != nil {
 		return err
 	}
