@@ -20,7 +20,7 @@ func init() {
 
 // lsEntry is one object in "bpx ls --json" output.
 type lsEntry struct {
-	Name    string `json:"name"`
+	Path    string `json:"path"`
 	Size    uint64 `json:"size"`
 	Start   uint32 `json:"start"`
 	Offset  uint32 `json:"offset"`

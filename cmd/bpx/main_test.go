@@ -45,7 +45,20 @@ type result struct {
 // output and exit status. It fails the test only if the binary cannot start.
 func runBPX(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
+	return runCmd(t, exec.Command(bpxBinary, args...), stdin)
+}
+
+// runBPXIn runs the binary with dir as its working directory.
+func runBPXIn(t *testing.T, dir string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bpxBinary, args...)
+	cmd.Dir = dir
+	return runCmd(t, cmd, nil)
+}
+
+func runCmd(t *testing.T, cmd *exec.Cmd, stdin []byte) result {
+	t.Helper()
+	args := cmd.Args[1:]
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdin != nil {

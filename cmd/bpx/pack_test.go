@@ -61,7 +61,7 @@ func TestPackLsUnpackRoundTrip(t *testing.T) {
 		t.Run(z, func(t *testing.T) {
 			tmp := t.TempDir()
 			pkg := filepath.Join(tmp, "p.bpx")
-			if r := runBPX(t, nil, "pack", "-q", "-z", z, "-o", pkg, src); r.Code != 0 || r.Stdout != "" || r.Stderr != "" {
+			if r := runBPX(t, nil, "pack", "-q", "-c", z, "-o", pkg, src); r.Code != 0 || r.Stdout != "" || r.Stderr != "" {
 				t.Fatalf("pack: %+v", r)
 			}
 			r := runBPX(t, nil, "ls", pkg)
@@ -122,7 +122,6 @@ func equalMaps(a, b map[string]string) bool {
 func TestPackUsageAndErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"pack", dir},
 		{"pack", "-o", filepath.Join(dir, "x.bpx")},
 		{"pack", "-z", "lz4", "-o", filepath.Join(dir, "x.bpx"), dir},
 		{"pack", "-generator", "ABC", "-o", filepath.Join(dir, "x.bpx"), dir},

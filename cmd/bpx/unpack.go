@@ -8,7 +8,7 @@ func init() {
 	register(&command{
 		Name:    "unpack",
 		Summary: "extract the objects of a package into a directory",
-		Usage:   "[-C DIR] [-f] [-skip-invalid] [-j N] [-q] PACKAGE",
+		Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] PACKAGE [PATH...]",
 		Run:     runUnpack,
 	})
 }
@@ -22,9 +22,16 @@ func runUnpack(e *env, args []string) int {
 	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
 	quiet := fs.Bool("q", false, "no progress bar")
 	jobs := fs.Int("j", 0, "objects written at the same time (default: one per CPU)")
-	p, status := openPackageArg(c, e, fs, args)
-	if p == nil {
+	pos, status, ok := parseArgs(fs, args)
+	if !ok {
 		return status
+	}
+	if len(pos) < 1 {
+		return c.usageError(e, "want PACKAGE [PATH...]")
+	}
+	p, err := pack.Open(pos[0])
+	if err != nil {
+		return c.fail(e, err)
 	}
 	defer p.Close()
 	var total int64
@@ -32,7 +39,8 @@ func runUnpack(e *env, args []string) int {
 		total += int64(o.Size)
 	}
 	bar := newProgress(e, *quiet, total, "unpacking")
-	err := p.Unpack(*dir, &pack.UnpackOptions{
+	err = p.Unpack(*dir, &pack.UnpackOptions{
+		Paths:       pos[1:],
 		Overwrite:   *force,
 		SkipInvalid: *skip,
 		Concurrency: *jobs,
