@@ -9,22 +9,12 @@ import (
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/samples"
 )
 
-// writerSamples returns the bpx samples folder ($BPX_SAMPLES or
-// ../shared/samples), skipping the test when it is absent.
-func writerSamples(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "samples")
-	}
-	dir = filepath.Join(dir, "bpx")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("samples not available: %v", err)
-	}
-	return dir
-}
+// writerSamples returns the bpx samples folder, skipping the test when it
+// is absent.
+func writerSamples(t *testing.T) string { return samples.Dir(t, "bpx") }
 
 // storedBytes returns the stored bytes of every section of b, and the
 // parsed table.

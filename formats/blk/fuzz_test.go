@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobpx/bpx/internal/samples"
 	"github.com/gobpx/bpx/sd"
 	"github.com/klauspost/compress/zlib"
 )
@@ -15,10 +16,7 @@ import (
 // sample nm and dictionary, so every kind is reachable.
 func fuzzDecoder(f *testing.F) *Decoder {
 	d := &Decoder{NameMap: &NameMap{Names: []string{"a", "b", "hello"}}, MaxSize: 1 << 20}
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "samples")
-	}
+	dir := samples.Root() // "" when absent: nothing is found
 	if b, err := os.ReadFile(filepath.Join(dir, "blk", "nm")); err == nil {
 		if nm, err := ParseNameMap(b); err == nil {
 			d.NameMap = nm
@@ -52,10 +50,7 @@ func fuzzSeeds(f *testing.F, d *Decoder) [][]byte {
 		{3, 1, 2, 'x', 0, 1, 1, 0, 0, 0, 1, 0},     // SLIM with a local name
 		{0, 'B', 'B', 'F', 3, 0, 0, 0, 8, 0, 0, 0}, // BBF3 stub
 	}
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "samples")
-	}
+	dir := samples.Root() // "" when absent: nothing is found
 	matches, _ := filepath.Glob(filepath.Join(dir, "blk", "section_*.blk"))
 	for _, m := range matches {
 		if b, err := os.ReadFile(m); err == nil {

@@ -6,21 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/samples"
 )
 
 // samplesDir returns the shared BLK samples folder or skips the test.
-func samplesDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("BPX_SAMPLES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "samples")
-	}
-	dir = filepath.Join(dir, "blk")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("samples not available: %v", err)
-	}
-	return dir
-}
+func samplesDir(t testing.TB) string { return samples.Dir(t, "blk") }
 
 func readSample(t testing.TB, name string) []byte {
 	t.Helper()
