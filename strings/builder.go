@@ -30,7 +30,7 @@ func (b *Builder) Add(s string) (uint32, error) {
 		return 0, &Error{Offset: int64(len(b.buf)) + int64(i), Err: ErrNUL}
 	}
 	if !utf8.ValidString(s) {
-		return 0, &Error{Offset: int64(len(b.buf)) + int64(firstInvalid([]byte(s))), Err: ErrInvalidUTF8}
+		return 0, &Error{Offset: int64(len(b.buf)) + int64(firstInvalid(s)), Err: ErrInvalidUTF8}
 	}
 	if uint64(len(b.buf))+uint64(len(s))+1 > MaxSize {
 		return 0, &Error{Offset: int64(len(b.buf)), Err: ErrTooLarge}

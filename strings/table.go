@@ -1,64 +1,52 @@
 package strings
 
 import (
-	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
 // Table reads strings out of the bytes of one uncompressed string section.
-// The zero Table is an empty section. A Table is safe for concurrent use.
+// It keeps one copy of the section, and Get returns substrings of that copy:
+// looking up a string allocates nothing, and any number of lookups that
+// share or overlap bytes cost no memory of their own. The zero Table is an
+// empty section. A Table is safe for concurrent use.
 type Table struct {
-	data []byte
+	s string
 }
 
-// NewTable returns a Table over data, which it keeps and never modifies.
-// The caller must not modify data while the Table is in use.
+// NewTable returns a Table over a copy of data.
 func NewTable(data []byte) *Table {
-	return &Table{data: data}
+	return &Table{s: string(data)}
 }
 
 // Len returns the size of the section in bytes.
-func (t *Table) Len() int { return len(t.data) }
+func (t *Table) Len() int { return len(t.s) }
 
 // Get returns the string that starts at byte offset off: the bytes up to,
 // not including, the next NUL. It costs time proportional to the length of
-// that string. Errors are *Error values matching ErrOutOfRange,
-// ErrUnterminated or ErrInvalidUTF8.
+// that string and allocates nothing. Errors are *Error values matching
+// ErrOutOfRange, ErrUnterminated or ErrInvalidUTF8.
 func (t *Table) Get(off uint32) (string, error) {
-	b, err := t.bytesAt(off)
-	if err != nil {
-		return "", err
+	if uint64(off) >= uint64(len(t.s)) {
+		return "", &Error{Offset: int64(off), Err: ErrOutOfRange}
 	}
-	return string(b), nil
-}
-
-// Bytes is like [Table.Get] but returns the string's bytes without copying
-// them: the result aliases the section and must not be modified.
-func (t *Table) Bytes(off uint32) ([]byte, error) {
-	return t.bytesAt(off)
-}
-
-func (t *Table) bytesAt(off uint32) ([]byte, error) {
-	if uint64(off) >= uint64(len(t.data)) {
-		return nil, &Error{Offset: int64(off), Err: ErrOutOfRange}
-	}
-	rest := t.data[off:]
-	n := bytes.IndexByte(rest, 0)
+	rest := t.s[off:]
+	n := strings.IndexByte(rest, 0)
 	if n < 0 {
-		return nil, &Error{Offset: int64(off), Err: ErrUnterminated}
+		return "", &Error{Offset: int64(off), Err: ErrUnterminated}
 	}
-	s := rest[:n:n]
-	if !utf8.Valid(s) {
-		return nil, &Error{Offset: int64(off) + int64(firstInvalid(s)), Err: ErrInvalidUTF8}
+	str := rest[:n]
+	if !utf8.ValidString(str) {
+		return "", &Error{Offset: int64(off) + int64(firstInvalid(str)), Err: ErrInvalidUTF8}
 	}
-	return s, nil
+	return str, nil
 }
 
 // firstInvalid returns the index of the first byte of s that does not start
 // a valid UTF-8 sequence.
-func firstInvalid(s []byte) int {
+func firstInvalid(s string) int {
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRune(s[i:])
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size <= 1 {
 			return i
 		}

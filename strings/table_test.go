@@ -79,7 +79,7 @@ func TestTableZeroValue(t *testing.T) {
 	}
 }
 
-func TestTableBytesDoesNotAllocate(t *testing.T) {
+func TestTableGetDoesNotAllocate(t *testing.T) {
 	big := make([]byte, 0, 1<<20)
 	for len(big) < 1<<20-16 {
 		big = append(big, "some-name\x00"...)
@@ -87,12 +87,12 @@ func TestTableBytesDoesNotAllocate(t *testing.T) {
 	tab := NewTable(big)
 	last := uint32(len(big) - len("some-name\x00"))
 	allocs := testing.AllocsPerRun(100, func() {
-		b, err := tab.Bytes(last)
-		if err != nil || string(b) != "some-name" {
-			t.Fatalf("Bytes(%d) = %q, %v", last, b, err)
+		s, err := tab.Get(last)
+		if err != nil || s != "some-name" {
+			t.Fatalf("Get(%d) = %q, %v", last, s, err)
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("Bytes allocates %v times per call, want 0", allocs)
+		t.Errorf("Get allocates %v times per call, want 0", allocs)
 	}
 }

@@ -148,14 +148,13 @@ func (rd *reader) boneArray(s *bpx.Section) error {
 	if want := count * BoneSize; len(data)-BoneArrayHeaderSize != want {
 		return formatErr(s.Index, 0, "BoneCount %d needs %d bytes, the section holds %d after its header", count, want, len(data)-BoneArrayHeaderSize)
 	}
-	var names *nameTable
+	var names *bpxstrings.Table
 	if ss := rd.r.FindSection(SectionStrings); ss != nil {
 		b, err := ss.Data()
 		if err != nil {
 			return err
 		}
-		nt := newNameTable(b)
-		names = &nt
+		names = bpxstrings.NewTable(b)
 	}
 	bones := make([]Bone, count)
 	for k := range bones {
@@ -167,7 +166,7 @@ func (rd *reader) boneArray(s *bpx.Section) error {
 		if names == nil {
 			return formatErr(s.Index, int64(off+24), "bone %d has a name pointer but the model has no Strings section", k)
 		}
-		if b.Name, err = names.get(ptr); err != nil {
+		if b.Name, err = names.Get(ptr); err != nil {
 			return &bpx.FormatError{Offset: int64(off + 24), Section: s.Index, What: "bone name", Err: err}
 		}
 	}
@@ -255,23 +254,4 @@ func readFloats(dst []float32, p []byte) {
 	for i := range dst {
 		dst[i] = math.Float32frombits(le.Uint32(p[4*i:]))
 	}
-}
-
-// nameTable resolves string pointers to substrings of a single copy of the
-// Strings section, so that names cost no memory of their own however many
-// pointers share or overlap the same bytes.
-type nameTable struct {
-	t *bpxstrings.Table
-	s string
-}
-
-func newNameTable(data []byte) nameTable { return nameTable{bpxstrings.NewTable(data), string(data)} }
-
-// get returns the string at ptr, checked like bpxstrings.Table.Get.
-func (n nameTable) get(ptr uint32) (string, error) {
-	b, err := n.t.Bytes(ptr)
-	if err != nil {
-		return "", err
-	}
-	return n.s[ptr : int(ptr)+len(b)], nil
 }

@@ -76,14 +76,14 @@ func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte) ([]Symbol, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := newNameTable(sdata)
+	names := bpxstrings.NewTable(sdata)
 	ext := extendedReader{r: r}
 	syms := make([]Symbol, len(tab)/SymbolSize)
 	for k := range syms {
 		b := tab[k*SymbolSize:]
 		off := int64(k * SymbolSize)
 		sym := &syms[k]
-		if sym.Name, err = names.get(le.Uint32(b)); err != nil {
+		if sym.Name, err = names.Get(le.Uint32(b)); err != nil {
 			return nil, &bpx.FormatError{Offset: off, Section: st.Index, What: "symbol name", Err: err}
 		}
 		sym.Flags = SymbolFlags(le.Uint16(b[8:]))
@@ -140,23 +140,4 @@ func (e *extendedReader) object(symSec int, fieldOff int64, ptr uint32) (*sd.Obj
 	}
 	e.objs[ptr] = o
 	return o, nil
-}
-
-// nameTable resolves string pointers to substrings of a single copy of the
-// Strings section, so that names cost no memory of their own however many
-// pointers share or overlap the same bytes.
-type nameTable struct {
-	t *bpxstrings.Table
-	s string
-}
-
-func newNameTable(data []byte) nameTable { return nameTable{bpxstrings.NewTable(data), string(data)} }
-
-// get returns the string at ptr, checked like bpxstrings.Table.Get.
-func (n nameTable) get(ptr uint32) (string, error) {
-	b, err := n.t.Bytes(ptr)
-	if err != nil {
-		return "", err
-	}
-	return n.s[ptr : int(ptr)+len(b)], nil
 }

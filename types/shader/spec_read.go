@@ -1,6 +1,9 @@
 package shader
 
-import "github.com/gobpx/bpx"
+import (
+	"github.com/gobpx/bpx"
+	bpxstrings "github.com/gobpx/bpx/strings"
+)
 
 // Offsets of the Assembly fields.
 const (
@@ -202,13 +205,13 @@ func (sr *specReader) constants(n uint8) error {
 	if err != nil {
 		return err
 	}
-	names := newNameTable(sdata)
+	names := bpxstrings.NewTable(sdata)
 	sr.p.Constants = make([]Constant, n)
 	for k := range sr.p.Constants {
 		b := data[k*ConstantSize:]
 		off := int64(k * ConstantSize)
 		c := &sr.p.Constants[k]
-		if c.Name, err = names.get(le.Uint32(b)); err != nil {
+		if c.Name, err = names.Get(le.Uint32(b)); err != nil {
 			return &bpx.FormatError{Offset: off, Section: cs.Index, What: "constant name", Err: err}
 		}
 		c.Type = ConstantType(b[4])
