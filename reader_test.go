@@ -463,3 +463,15 @@ func TestChecksumsAgainstNaive(t *testing.T) {
 	ff := bytes.Repeat([]byte{0xFF}, 100000) // lanes at their maximum
 	require.Equal(t, uint32(255*100000), WeakChecksum(0, ff))
 }
+
+func TestWriteSection(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	require.NoError(t, w.WriteSection(3, SectionOptions{Checksum: ChecksumWeak}, []byte("ab"), nil, []byte("cd")))
+	require.NoError(t, w.Close())
+	r := open(t, buf.Bytes())
+	d, err := r.Sections[0].Data()
+	require.NoError(t, err)
+	require.Equal(t, "abcd", string(d))
+	require.Equal(t, uint8(3), r.Sections[0].Type)
+}

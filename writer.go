@@ -87,6 +87,22 @@ func (w *Writer) SetType(t uint8) { w.cfg.typ = t }
 // SetTypeExt sets the main header's TypeExt. It may be called until Close.
 func (w *Writer) SetTypeExt(ext [16]byte) { w.cfg.typeExt = ext }
 
+// WriteSection adds a section holding the concatenation of data, stored as
+// o asks: CreateSection and the writes in one call, for sections whose
+// bytes are already in memory.
+func (w *Writer) WriteSection(typ uint8, o SectionOptions, data ...[]byte) error {
+	sw, err := w.CreateSection(typ, o)
+	if err != nil {
+		return err
+	}
+	for _, p := range data {
+		if _, err := sw.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SectionCount returns the number of sections created so far.
 func (w *Writer) SectionCount() int { return len(w.entries) }
 

@@ -399,10 +399,7 @@ func WriteBPX(w io.Writer, b *Block) error {
 		return fmt.Errorf("%w: BPXSD: %v", ErrEncode, err)
 	}
 	bw := bpx.NewWriter(w, bpx.WithType(BPXType), bpx.WithTypeExt(bpxTypeExt))
-	sw, err := bw.CreateSection(bpx.SectionTypeStructuredData, bpx.SectionOptions{Compression: bpx.CompressZlib, Checksum: bpx.ChecksumCRC32})
-	if err == nil {
-		_, err = sw.Write(data)
-	}
+	err = bw.WriteSection(bpx.SectionTypeStructuredData, bpx.SectionOptions{Compression: bpx.CompressZlib, Checksum: bpx.ChecksumCRC32}, data)
 	if cerr := bw.Close(); err == nil {
 		err = cerr
 	}

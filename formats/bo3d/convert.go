@@ -203,11 +203,7 @@ func WriteModel(w io.Writer, f *File, o bpx.SectionOptions) error {
 		bw.Close()
 		return err
 	}
-	sw, err := bw.CreateSection(bpx.SectionTypeStructuredData, o)
-	if err == nil {
-		_, err = sw.Write(data)
-	}
-	if err != nil {
+	if err := bw.WriteSection(bpx.SectionTypeStructuredData, o, data); err != nil {
 		bw.Close()
 		return err
 	}

@@ -38,7 +38,7 @@ func Write(w *bpx.Writer, m *Model, o bpx.SectionOptions) error {
 		buf = le.AppendUint32(buf, uint32(va.VertexCount()))
 		buf = le.AppendUint32(buf, linkOf[va.Indices]) // 0 for nil
 		buf = append(buf, make([]byte, 8)...)          // Reserved, padding
-		if err := writeSection(w, SectionVertexArray, o, buf, va.Data); err != nil {
+		if err := w.WriteSection(SectionVertexArray, o, buf, va.Data); err != nil {
 			return err
 		}
 	}
@@ -47,7 +47,7 @@ func Write(w *bpx.Writer, m *Model, o bpx.SectionOptions) error {
 		for _, v := range ia.Indices {
 			buf = le.AppendUint32(buf, v)
 		}
-		if err := writeSection(w, SectionIndexArray, o, buf); err != nil {
+		if err := w.WriteSection(SectionIndexArray, o, buf); err != nil {
 			return err
 		}
 	}
@@ -59,7 +59,7 @@ func Write(w *bpx.Writer, m *Model, o bpx.SectionOptions) error {
 			off, _ := names.Add(b.Name) // present: added above
 			buf = le.AppendUint32(buf, off)
 		}
-		if err := writeSection(w, SectionBoneArray, o, buf); err != nil {
+		if err := w.WriteSection(SectionBoneArray, o, buf); err != nil {
 			return err
 		}
 	}
@@ -71,17 +71,17 @@ func Write(w *bpx.Writer, m *Model, o bpx.SectionOptions) error {
 			buf = appendFloats(buf, f.Scale[:])
 			buf = le.AppendUint32(buf, f.BoneID)
 		}
-		if err := writeSection(w, SectionFrameArray, o, buf); err != nil {
+		if err := w.WriteSection(SectionFrameArray, o, buf); err != nil {
 			return err
 		}
 	}
 	if m.Animation != nil {
-		if err := writeSection(w, SectionAnimationArray, o, m.Animation); err != nil {
+		if err := w.WriteSection(SectionAnimationArray, o, m.Animation); err != nil {
 			return err
 		}
 	}
 	if m.Bones != nil {
-		return writeSection(w, SectionStrings, o, names.Bytes())
+		return w.WriteSection(SectionStrings, o, names.Bytes())
 	}
 	return nil
 }
@@ -98,20 +98,6 @@ func Encode(out io.Writer, m *Model, o bpx.SectionOptions) error {
 		return err
 	}
 	return w.Close()
-}
-
-// writeSection adds a section holding the concatenation of parts.
-func writeSection(w *bpx.Writer, typ uint8, o bpx.SectionOptions, parts ...[]byte) error {
-	sw, err := w.CreateSection(typ, o)
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		if _, err := sw.Write(p); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // appendFloats appends vals as little-endian float32s.

@@ -100,19 +100,19 @@ func WritePack(w *bpx.Writer, p *Pack) error {
 	}
 	w.SetType(bpx.TypeShader)
 	w.SetTypeExt(PackTypeExt{AssemblyHash: p.AssemblyHash, NumSymbols: uint16(len(p.Symbols)), Target: p.Target, Type: p.Type}.Marshal())
-	if err := writeSection(w, SectionStrings, packTableOptions, strs); err != nil {
+	if err := w.WriteSection(SectionStrings, packTableOptions, strs); err != nil {
 		return err
 	}
-	if err := writeSection(w, SectionSymbolTable, packTableOptions, tab); err != nil {
+	if err := w.WriteSection(SectionSymbolTable, packTableOptions, tab); err != nil {
 		return err
 	}
 	if ext != nil {
-		if err := writeSection(w, SectionExtendedData, packExtOptions, ext); err != nil {
+		if err := w.WriteSection(SectionExtendedData, packExtOptions, ext); err != nil {
 			return err
 		}
 	}
 	for _, sh := range p.Shaders {
-		if err := writeSection(w, SectionShader, packShaderOptions, []byte{uint8(sh.Stage)}, sh.Data); err != nil {
+		if err := w.WriteSection(SectionShader, packShaderOptions, []byte{uint8(sh.Stage)}, sh.Data); err != nil {
 			return err
 		}
 	}
@@ -136,18 +136,4 @@ func encode(out io.Writer, validate func() error, write func(*bpx.Writer) error)
 		return err
 	}
 	return w.Close()
-}
-
-// writeSection adds a section holding the concatenation of parts.
-func writeSection(w *bpx.Writer, typ uint8, o bpx.SectionOptions, parts ...[]byte) error {
-	sw, err := w.CreateSection(typ, o)
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		if _, err := sw.Write(p); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -91,7 +91,7 @@ func WriteSpec(w *bpx.Writer, p *SpecPack, o bpx.SectionOptions) error {
 	for _, sh := range p.Shaders {
 		links[sh] = next
 		next++
-		if err := writeSection(w, SectionShader, o, sh.Data); err != nil {
+		if err := w.WriteSection(SectionShader, o, sh.Data); err != nil {
 			return err
 		}
 	}
@@ -103,7 +103,7 @@ func WriteSpec(w *bpx.Writer, p *SpecPack, o bpx.SectionOptions) error {
 			buf = le.AppendUint32(buf, uint32(b.Stages))
 			buf = append(buf, uint8(b.Type), b.Register, 0, 0)
 		}
-		if err := writeSection(w, SectionBindings, o, buf); err != nil {
+		if err := w.WriteSection(SectionBindings, o, buf); err != nil {
 			return err
 		}
 	}
@@ -119,7 +119,7 @@ func WriteSpec(w *bpx.Writer, p *SpecPack, o bpx.SectionOptions) error {
 		}
 		buf = le.AppendUint32(buf, uint32(n))
 		buf = le.AppendUint32(buf, id)
-		if err := writeSection(w, SectionAssembly, o, buf); err != nil {
+		if err := w.WriteSection(SectionAssembly, o, buf); err != nil {
 			return err
 		}
 	}
@@ -133,10 +133,10 @@ func WriteSpec(w *bpx.Writer, p *SpecPack, o bpx.SectionOptions) error {
 		buf = le.AppendUint32(buf, off)
 		buf = append(buf, uint8(c.Type), 0, 0, 0)
 	}
-	if err := writeSection(w, SectionMaterialConstants, o, buf); err != nil {
+	if err := w.WriteSection(SectionMaterialConstants, o, buf); err != nil {
 		return err
 	}
-	return writeSection(w, SectionStrings, o, names.Bytes())
+	return w.WriteSection(SectionStrings, o, names.Bytes())
 }
 
 // linkTo returns the link of sh, 0 for nil.

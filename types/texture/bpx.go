@@ -54,12 +54,7 @@ func Write(w *bpx.Writer, t *Texture, o bpx.SectionOptions) error {
 	}
 	w.SetType(bpx.TypeTexture)
 	w.SetTypeExt(t.TypeExt.Marshal())
-	sw, err := w.CreateSection(SectionPixelArray, o)
-	if err != nil {
-		return err
-	}
-	_, err = sw.Write(t.Pix)
-	return err
+	return w.WriteSection(SectionPixelArray, o, t.Pix)
 }
 
 // Encode writes t to out as a complete BPX container, its PixelArray stored
