@@ -44,6 +44,7 @@ func NewFormatError(off int64, what string, args ...any) *FormatError {
 	return &FormatError{Offset: off, Section: -1, What: fmt.Sprintf(what, args...)}
 }
 
+// Error describes the problem, the section and the offset.
 func (e *FormatError) Error() string {
 	s := "bpx: "
 	if e.Section >= 0 {
@@ -69,6 +70,7 @@ type ChecksumError struct {
 	Actual   uint32
 }
 
+// Error reports both checksums.
 func (e *ChecksumError) Error() string {
 	if e.Section < 0 {
 		return fmt.Sprintf("bpx: header checksum mismatch (stored %#x, computed %#x)", e.Expected, e.Actual)

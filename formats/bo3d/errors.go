@@ -31,6 +31,7 @@ type FormatError struct {
 	Err    error // optional cause, e.g. ErrUnsupported
 }
 
+// Error names the entity and the offset.
 func (e *FormatError) Error() string {
 	s := "bo3d: "
 	if e.Entity >= 0 {

@@ -35,6 +35,7 @@ type ObjectError struct {
 	Err   error  // ErrObjectRange, ErrInsecurePath or an underlying error
 }
 
+// Error names the object by index and name.
 func (e *ObjectError) Error() string {
 	return fmt.Sprintf("pack: object %d (%q): %s", e.Index, e.Name, e.What)
 }
