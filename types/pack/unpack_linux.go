@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package pack
 
@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-// sysDir holds the descriptor of the directory files are created in, so
+// sysDir (Linux: syscall.Openat is not in package syscall on every Unix)
+// holds the descriptor of the directory files are created in, so
 // that each file costs one openat, its writes and one close: no poller
 // registration or mode changes as for an *os.File.
 type sysDir struct {
