@@ -20,8 +20,8 @@
 //     one File section per asset (FileId numbered from 1, as the draft's
 //     section table), read-only.
 //
-// A Package is an fs.FS that also implements fs.ReadFileFS, fs.ReadDirFS and
-// fs.StatFS (fs.Sub keeps those fast paths). Directories are synthesized from
+// A Package is an fs.FS that also implements fs.ReadFileFS, fs.ReadDirFS,
+// fs.StatFS and fs.SubFS (its subtrees keep those fast paths). Directories are synthesized from
 // the object names; files implement io.Seeker and io.ReaderAt, so http.FS
 // and seeking audio decoders work. Objects whose names are not valid fs paths
 // (absolute, "..", empty, duplicates, both a file and a directory) are left
