@@ -2,11 +2,10 @@ package model
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math"
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 )
 
 // sec is one raw section for container.
@@ -15,26 +14,23 @@ type sec struct {
 	data []byte
 }
 
-// container writes a container of the given type and TypeExt holding the
-// raw sections, bypassing this package.
+// container writes a container holding the raw sections, bypassing this
+// package.
 func container(t testing.TB, typ uint8, ext [16]byte, o bpx.SectionOptions, secs ...sec) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType(typ), bpx.WithTypeExt(ext))
-	for _, s := range secs {
-		sw, err := w.CreateSection(s.typ, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sw.Write(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testbpx.Container(t, typ, ext, o, toSections(secs)...)
 }
+
+func toSections(secs []sec) []testbpx.Section {
+	out := make([]testbpx.Section, len(secs))
+	for i, s := range secs {
+		out[i] = testbpx.Section{Type: s.typ, Data: s.data}
+	}
+	return out
+}
+
+// raw assembles little-endian bytes.
+var raw = testbpx.LE
 
 func encode(t testing.TB, m *Model, o bpx.SectionOptions) []byte {
 	t.Helper()
@@ -51,31 +47,6 @@ func decode(b []byte, vertexSize int) (*Model, error) {
 		return nil, err
 	}
 	return Read(r, vertexSize)
-}
-
-// raw assembles little-endian bytes from uint8, uint16, uint32, uint64,
-// float32 and []byte values.
-func raw(vals ...any) []byte {
-	var b []byte
-	for _, v := range vals {
-		switch v := v.(type) {
-		case uint8:
-			b = append(b, v)
-		case uint16:
-			b = binary.LittleEndian.AppendUint16(b, v)
-		case uint32:
-			b = binary.LittleEndian.AppendUint32(b, v)
-		case uint64:
-			b = binary.LittleEndian.AppendUint64(b, v)
-		case float32:
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-		case []byte:
-			b = append(b, v...)
-		default:
-			panic("raw: unsupported value")
-		}
-	}
-	return b
 }
 
 // Hand-made sections of the golden model: a triangle of 12-byte vertices

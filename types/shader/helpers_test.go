@@ -1,13 +1,12 @@
 package shader
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 )
 
 // sec is one raw section for container.
@@ -16,49 +15,19 @@ type sec struct {
 	data []byte
 }
 
-// container writes a container of the given type and TypeExt holding the
-// raw sections, bypassing this package.
+// container writes a container holding the raw sections with weak
+// checksums, bypassing this package.
 func container(t testing.TB, typ uint8, ext [16]byte, secs ...sec) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType(typ), bpx.WithTypeExt(ext))
-	for _, s := range secs {
-		sw, err := w.CreateSection(s.typ, bpx.SectionOptions{Checksum: bpx.ChecksumWeak})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sw.Write(s.data); err != nil {
-			t.Fatal(err)
-		}
+	out := make([]testbpx.Section, len(secs))
+	for i, s := range secs {
+		out[i] = testbpx.Section{Type: s.typ, Data: s.data}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testbpx.Container(t, typ, ext, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, out...)
 }
 
-// raw assembles little-endian bytes from uint8, uint16, uint32, uint64 and
-// []byte values.
-func raw(vals ...any) []byte {
-	var b []byte
-	for _, v := range vals {
-		switch v := v.(type) {
-		case uint8:
-			b = append(b, v)
-		case uint16:
-			b = binary.LittleEndian.AppendUint16(b, v)
-		case uint32:
-			b = binary.LittleEndian.AppendUint32(b, v)
-		case uint64:
-			b = binary.LittleEndian.AppendUint64(b, v)
-		case []byte:
-			b = append(b, v...)
-		default:
-			panic("raw: unsupported value")
-		}
-	}
-	return b
-}
+// raw assembles little-endian bytes.
+var raw = testbpx.LE
 
 // The hand-made spec-layout file: two shaders, one binding set, one Vulkan
 // assembly using shader 1 (section 1) as vertex and shader 0 (section 0) as
