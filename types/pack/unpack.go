@@ -127,14 +127,18 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 		groups = append(groups, files[i:j])
 		i = j
 	}
-	// Directories first, in sorted order, so parents precede children.
+	// Directories first, in sorted order, so parents precede children:
+	// each is made inside its (cached, open) parent.
+	mk := &dirCache{root: root}
 	for _, e := range ix.entries {
 		if e.obj < 0 && selects(o.Paths, e.name()) {
-			if err := root.MkdirAll(e.name(), 0o755); err != nil {
-				return err
+			if err := mk.mkdir(e.dir, e.elem); err != nil {
+				mk.close()
+				return &fs.PathError{Op: "unpack", Path: e.name(), Err: err}
 			}
 		}
 	}
+	mk.close()
 
 	workers := o.Concurrency
 	if workers <= 0 {
@@ -189,48 +193,101 @@ feed:
 	return firstErr
 }
 
-// dirCache keeps the directory of the previous file open as an os.Root, so
-// that creating the next file in it resolves one path component, not all.
+// dirCacheSize is how many directories a worker keeps open. Objects come in
+// data order, which walks a tree depth first: a small cache of recent
+// directories keeps the parent open while a subdirectory is written, so
+// returning to it costs nothing.
+const dirCacheSize = 16
+
+// dirCache keeps recently used directories open as os.Roots, most recent
+// first, so that creating a file resolves no path component and opening a
+// new directory resolves only the components below its closest open
+// ancestor.
 type dirCache struct {
 	root *os.Root
-	name string
-	sub  *os.Root
+	ents []*dirEntry
 	buf  []byte
-	sys  sysDir // platform state for create
 }
 
-func (d *dirCache) open(dir string) (*os.Root, error) {
-	if dir == "." {
-		return d.root, nil
+// dirEntry is one open directory of a dirCache.
+type dirEntry struct {
+	name string   // slash-separated, relative to the cache's root; "." for it
+	root *os.Root // the directory; the cache's root itself for "."
+	sys  sysDir   // platform state for create
+}
+
+func (d *dirCache) open(dir string) (*dirEntry, error) {
+	for i, e := range d.ents {
+		if e.name == dir {
+			copy(d.ents[1:i+1], d.ents[:i])
+			d.ents[0] = e
+			return e, nil
+		}
 	}
-	if d.sub != nil && d.name == dir {
-		return d.sub, nil
+	e := &dirEntry{name: dir, root: d.root}
+	if dir != "." {
+		base, rel := d.root, dir
+		for _, a := range d.ents { // the closest open ancestor
+			if a.name != "." && strings.HasPrefix(dir, a.name+"/") && len(a.name) > len(dir)-len(rel) {
+				base, rel = a.root, dir[len(a.name)+1:]
+			}
+		}
+		sub, err := base.OpenRoot(rel)
+		if err != nil {
+			return nil, err
+		}
+		e.root = sub
 	}
-	d.close()
-	sub, err := d.root.OpenRoot(dir)
+	d.ents = append(d.ents, nil)
+	copy(d.ents[1:], d.ents)
+	d.ents[0] = e
+	if len(d.ents) > dirCacheSize {
+		d.closeEntry(d.ents[len(d.ents)-1])
+		d.ents = d.ents[:len(d.ents)-1]
+	}
+	return e, nil
+}
+
+// mkdir makes directory elem in dir, which must exist. An existing
+// directory is fine; anything else already there (a file, a symbolic link)
+// is an error.
+func (d *dirCache) mkdir(dir, elem string) error {
+	parent, err := d.open(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	d.sub, d.name = sub, dir
-	return sub, nil
+	err = parent.root.Mkdir(elem, 0o755)
+	if errors.Is(err, fs.ErrExist) {
+		if fi, lerr := parent.root.Lstat(elem); lerr == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	return err
+}
+
+func (d *dirCache) closeEntry(e *dirEntry) {
+	e.sys.close()
+	if e.root != d.root {
+		e.root.Close()
+	}
 }
 
 func (d *dirCache) close() {
-	d.sys.close()
-	if d.sub != nil {
-		d.sub.Close()
-		d.sub = nil
+	for _, e := range d.ents {
+		d.closeEntry(e)
 	}
+	d.ents = nil
 }
 
 // unpackOne writes object i to its name under dirs.root.
 func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 	o := &p.objects[i]
 	dir, base := split(o.Name)
-	root, err := dirs.open(dir)
+	ent, err := dirs.open(dir)
 	if err != nil {
 		return err
 	}
+	root := ent.root
 	r, err := p.OpenObject(i)
 	if err != nil {
 		return err
@@ -245,7 +302,7 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		}
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	f, err := dirs.create(root, base, flag)
+	f, err := ent.create(base, flag)
 	if err != nil {
 		return &fs.PathError{Op: "unpack", Path: o.Name, Err: err}
 	}

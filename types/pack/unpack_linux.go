@@ -8,35 +8,32 @@ import (
 )
 
 // sysDir (Linux: syscall.Openat is not in package syscall on every Unix)
-// holds the descriptor of the directory files are created in, so
-// that each file costs one openat, its writes and one close: no poller
-// registration or mode changes as for an *os.File.
+// holds a descriptor of its directory, opened on first use, so that each
+// file costs one openat, its writes and one close: no poller registration
+// or mode changes as for an *os.File.
 type sysDir struct {
-	root *os.Root // the directory dir belongs to
-	dir  *os.File
+	dir *os.File
 }
 
 func (s *sysDir) close() {
 	if s.dir != nil {
 		s.dir.Close()
-		s.dir, s.root = nil, nil
+		s.dir = nil
 	}
 }
 
-// create opens base in root with flag (os.O_* values). O_NOFOLLOW makes a
-// symbolic link at base an error instead of a way out of the directory.
-func (d *dirCache) create(root *os.Root, base string, flag int) (rawFile, error) {
-	s := &d.sys
-	if s.root != root {
-		s.close()
-		f, err := root.Open(".")
+// create opens base in the directory with flag (os.O_* values). O_NOFOLLOW
+// makes a symbolic link at base an error instead of a way out of it.
+func (e *dirEntry) create(base string, flag int) (rawFile, error) {
+	if e.sys.dir == nil {
+		f, err := e.root.Open(".")
 		if err != nil {
 			return -1, err
 		}
-		s.root, s.dir = root, f
+		e.sys.dir = f
 	}
 	for {
-		fd, err := syscall.Openat(int(s.dir.Fd()), base, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o644)
+		fd, err := syscall.Openat(int(e.sys.dir.Fd()), base, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o644)
 		if err == syscall.EINTR {
 			continue
 		}

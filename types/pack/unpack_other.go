@@ -8,7 +8,7 @@ type sysDir struct{}
 
 func (sysDir) close() {}
 
-// create opens base in root with flag.
-func (d *dirCache) create(root *os.Root, base string, flag int) (*os.File, error) {
-	return root.OpenFile(base, flag, 0o644)
+// create opens base in the directory with flag.
+func (e *dirEntry) create(base string, flag int) (*os.File, error) {
+	return e.root.OpenFile(base, flag, 0o644)
 }
