@@ -23,6 +23,11 @@ calls (*os.File, *bytes.Reader and *strings.Reader do).
 Sections are found by position (Reader.Sections, 0-based as in the section
 table) or by type (Reader.FindSection, Reader.SectionsOfType).
 
+Version-0 draft files differ: their checksum is a CRC-32 of the whole file,
+which opening verifies by reading the file once (SkipChecksums avoids it),
+and their compressed sections carry no uncompressed size (USize is 0; the
+output is bounded by WithMaxSectionSize instead).
+
 # Writing
 
 NewWriter writes a container: CreateSection adds sections in table order,
