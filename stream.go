@@ -1,6 +1,7 @@
 package bpx
 
 import (
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -229,4 +230,4 @@ func (sr *sectionReader) Close() error {
 	return nil
 }
 
-var errClosed = fmt.Errorf("bpx: read of closed section reader")
+var errClosed = errors.New("bpx: read of closed section reader")
