@@ -160,7 +160,7 @@ type progressFS struct {
 
 func (p progressFS) Open(name string) (fs.File, error) {
 	f, err := p.FS.Open(name)
-	if err != nil || p.bar.bar == nil {
+	if err != nil || p.bar.w == nil {
 		return f, err
 	}
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
