@@ -197,3 +197,14 @@ func BenchmarkReadAll(b *testing.B) {
 		}
 	})
 }
+
+func BenchmarkBuildIndex(b *testing.B) {
+	benchPackages(b)
+	p, err := NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		buildIndex(p.objects)
+	}
+}

@@ -4,139 +4,21 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"slices"
-	"strings"
 	"time"
 )
-
-// fsIndex is the file tree of the objects whose names are valid fs paths,
-// sorted by (directory, base name) as in archive/zip, with the directories
-// the names imply.
-type fsIndex struct {
-	entries []fsEntry
-	bad     map[int]string // object index -> why it is not in the tree
-}
-
-type fsEntry struct {
-	dir, elem string
-	obj       int // object index, or -1 for a directory
-}
-
-func (e *fsEntry) name() string {
-	if e.dir == "." {
-		return e.elem
-	}
-	return e.dir + "/" + e.elem
-}
-
-func split(name string) (dir, elem string) {
-	i := strings.LastIndexByte(name, '/')
-	if i < 0 {
-		return ".", name
-	}
-	return name[:i], name[i+1:]
-}
-
-func cmpEntry(a, b fsEntry) int {
-	if c := strings.Compare(a.dir, b.dir); c != 0 {
-		return c
-	}
-	return strings.Compare(a.elem, b.elem)
-}
-
-// index builds the tree on first use.
-func (p *Package) index() *fsIndex {
-	p.idxOnce.Do(func() { p.idx = buildIndex(p.objects) })
-	return p.idx
-}
-
-func buildIndex(objs []Object) *fsIndex {
-	ix := &fsIndex{bad: map[int]string{}}
-	dirs := map[string]bool{}
-	ents := make([]fsEntry, 0, len(objs))
-	for i := range objs {
-		o := &objs[i]
-		switch {
-		case o.NameErr != nil:
-			ix.bad[i] = "unreadable name: " + o.NameErr.Error()
-			continue
-		case o.Name == "" || o.Name == "." || !fs.ValidPath(o.Name):
-			ix.bad[i] = "not a valid relative path (empty, absolute, \"..\", \".\" or a trailing slash)"
-			continue
-		}
-		dir, elem := split(o.Name)
-		ents = append(ents, fsEntry{dir, elem, i})
-		for d := dir; d != "." && !dirs[d]; d, _ = split(d) {
-			dirs[d] = true
-		}
-	}
-	for d := range dirs {
-		dir, elem := split(d)
-		ents = append(ents, fsEntry{dir, elem, -1})
-	}
-	slices.SortStableFunc(ents, cmpEntry)
-	// Drop duplicate names and files that are also directories.
-	out := ents[:0]
-	for i := 0; i < len(ents); {
-		j := i + 1
-		for j < len(ents) && cmpEntry(ents[i], ents[j]) == 0 {
-			j++
-		}
-		if j == i+1 {
-			out = append(out, ents[i])
-			i = j
-			continue
-		}
-		isDir := false
-		for _, e := range ents[i:j] {
-			isDir = isDir || e.obj < 0
-		}
-		for _, e := range ents[i:j] {
-			switch {
-			case e.obj < 0:
-			case isDir:
-				ix.bad[e.obj] = "also a directory of other objects"
-			default:
-				ix.bad[e.obj] = "duplicate name"
-			}
-		}
-		if isDir {
-			out = append(out, fsEntry{ents[i].dir, ents[i].elem, -1})
-		}
-		i = j
-	}
-	ix.entries = slices.Clip(out)
-	return ix
-}
-
-// lookup returns the entry of name ("." is the root, returned as a
-// directory entry with an empty elem).
-func (ix *fsIndex) lookup(name string) (fsEntry, bool) {
-	if name == "." {
-		return fsEntry{".", ".", -1}, true
-	}
-	dir, elem := split(name)
-	i, ok := slices.BinarySearchFunc(ix.entries, fsEntry{dir: dir, elem: elem}, cmpEntry)
-	if !ok {
-		return fsEntry{}, false
-	}
-	return ix.entries[i], true
-}
-
-// children returns the entries of directory name.
-func (ix *fsIndex) children(name string) []fsEntry {
-	lo, _ := slices.BinarySearchFunc(ix.entries, fsEntry{dir: name}, cmpEntry)
-	hi := lo
-	for hi < len(ix.entries) && ix.entries[hi].dir == name {
-		hi++
-	}
-	return ix.entries[lo:hi]
-}
 
 // InvalidPaths returns the objects that the fs.FS view leaves out and
 // Unpack refuses, with the reason: names that are not valid relative fs
 // paths, duplicates, and files that are also directories.
+//
+// Packages written in path order (as Writer.AddFS writes them) are checked
+// in one pass without building the directory tree, which keeps "bpx ls"
+// fast.
 func (p *Package) InvalidPaths() map[int]string {
+	p.cleanOnce.Do(func() { p.clean = cleanNames(p.objects) })
+	if p.clean {
+		return map[int]string{}
+	}
 	ix := p.index()
 	m := make(map[int]string, len(ix.bad))
 	for k, v := range ix.bad {

@@ -42,6 +42,9 @@ func FuzzPackage(f *testing.F) {
 			}
 			return
 		}
+		if cleanNames(p.Objects()) && len(p.index().bad) != 0 {
+			t.Fatalf("names pass the one-pass check, but the index finds %v", p.index().bad)
+		}
 		good := fstest.MapFS{}
 		for i, o := range p.Objects() {
 			data, err := p.ReadObject(i)

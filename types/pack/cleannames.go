@@ -1,0 +1,54 @@
+package pack
+
+import "io/fs"
+
+// cleanNames reports, in one pass and without allocating, that no object
+// name is invalid: each is a valid fs path and the names are strictly
+// increasing in path order (see cmpPath), which is the order fs.WalkDir
+// visits files in and Writer.AddFS stores them in. In that order no name
+// can repeat, and the names inside a directory D ("D/...") immediately
+// follow D, so a file that is also a directory shows in the next name.
+// False means "not proven": the index then finds what is wrong, if
+// anything.
+func cleanNames(objs []Object) bool {
+	for i := range objs {
+		name := objs[i].Name
+		if objs[i].NameErr != nil || name == "" || name == "." || !fs.ValidPath(name) {
+			return false
+		}
+		if i == 0 {
+			continue
+		}
+		prev := objs[i-1].Name
+		if cmpPath(prev, name) >= 0 {
+			return false
+		}
+		if len(name) > len(prev) && name[len(prev)] == '/' && name[:len(prev)] == prev {
+			return false // prev is a file and a directory
+		}
+	}
+	return true
+}
+
+// cmpPath compares like strings.Compare except that '/' sorts before
+// every other byte, so that a directory's contents come right after it:
+// "a/b/c" < "a/b-c" < "a/b.txt".
+func cmpPath(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case i == n:
+		return len(a) - len(b)
+	case a[i] == '/':
+		return -1
+	case b[i] == '/':
+		return 1
+	case a[i] < b[i]:
+		return -1
+	default:
+		return 1
+	}
+}

@@ -1,0 +1,77 @@
+package pack
+
+import (
+	"maps"
+	"testing"
+	"testing/fstest"
+)
+
+func TestCmpPath(t *testing.T) {
+	ordered := []string{"a", "a/b", "a/b/c", "a/b-c", "a/b.txt", "a/ba", "a-b", "a.txt", "b"}
+	for i := range ordered {
+		for j := range ordered {
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got := cmpPath(ordered[i], ordered[j]); got != want && !(got < 0 && want < 0 || got > 0 && want > 0) {
+				t.Errorf("cmpPath(%q, %q) = %d, want sign %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+}
+
+// TestCleanNamesWalkOrder: the order Writer.AddFS stores a tree in (the
+// order fs.WalkDir visits it) is recognized as clean.
+func TestCleanNamesWalkOrder(t *testing.T) {
+	m := fstest.MapFS{
+		"a/b/c": {}, "a/b-c": {}, "a/b.txt": {}, "a/ba/x": {}, "a-b": {}, "z": {},
+	}
+	p := openBytes(t, pkgBytes(t, m, nil))
+	if !cleanNames(p.Objects()) {
+		var names []string
+		for _, o := range p.Objects() {
+			names = append(names, o.Name)
+		}
+		t.Fatalf("not clean: %q", names)
+	}
+}
+
+// TestCleanNamesAgreesWithIndex: whenever cleanNames says clean, the full
+// index finds nothing wrong, and each kind of problem defeats it.
+func TestCleanNamesAgreesWithIndex(t *testing.T) {
+	cases := []struct {
+		names []string
+		clean bool
+	}{
+		{[]string{"a", "b/c", "b/d"}, true},
+		{[]string{"a/b/c", "a/b-c"}, true},
+		{[]string{"a/b-c", "a/b/c"}, false}, // valid, but not in path order
+		{[]string{"a", "a"}, false},
+		{[]string{"a", "a/b"}, false},
+		{[]string{"a", "a!", "a/b"}, false},
+		{[]string{"../x"}, false},
+		{[]string{""}, false},
+		{[]string{"x/"}, false},
+		{nil, true},
+	}
+	for _, c := range cases {
+		objs := make([]Object, len(c.names))
+		for i, n := range c.names {
+			objs[i] = Object{Index: i, Name: n}
+		}
+		if got := cleanNames(objs); got != c.clean {
+			t.Errorf("cleanNames(%q) = %v, want %v", c.names, got, c.clean)
+		}
+		if bad := buildIndex(objs).bad; cleanNames(objs) && len(bad) != 0 {
+			t.Errorf("%q: clean, but the index finds %v", c.names, bad)
+		}
+		p := &Package{objects: objs}
+		want := buildIndex(objs).bad
+		if got := p.InvalidPaths(); !maps.Equal(got, want) {
+			t.Errorf("%q: InvalidPaths = %v, index %v", c.names, got, want)
+		}
+	}
+}
