@@ -19,6 +19,13 @@ func NewTable(data []byte) *Table {
 	return &Table{s: string(data)}
 }
 
+// NewTableString returns a Table over s, without copying it: the way to
+// build a Table from a section read into a strings.Builder, which costs one
+// buffer instead of a []byte and its copy.
+func NewTableString(s string) *Table {
+	return &Table{s: s}
+}
+
 // Len returns the size of the section in bytes.
 func (t *Table) Len() int { return len(t.s) }
 

@@ -13,7 +13,12 @@ import (
 var refSection = []byte("test\x00test2\x00test\x00test_new\x00bpx\x00bpx\x00")
 
 func TestTableGet(t *testing.T) {
-	tab := NewTable(refSection)
+	for name, tab := range map[string]*Table{"bytes": NewTable(refSection), "string": NewTableString(string(refSection))} {
+		t.Run(name, func(t *testing.T) { testTableGet(t, tab) })
+	}
+}
+
+func testTableGet(t *testing.T, tab *Table) {
 	tests := []struct {
 		off  uint32
 		want string

@@ -33,8 +33,8 @@ const (
 // revision 1) until Size bytes are found. Every section must be a data
 // section; anything out of range is an *ObjectError matching ErrObjectRange.
 func (p *Package) segments(o *Object) ([]segment, error) {
-	if o.err != nil {
-		return nil, o.err
+	if err := p.objErr[o.Index]; err != nil {
+		return nil, err
 	}
 	var segs []segment
 	pos, off, rem := o.pos, uint64(o.Offset), o.Size
