@@ -1,6 +1,9 @@
 package bpx
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The reference SDK's CRC32 variant, fast.
 //
@@ -11,8 +14,21 @@ import "encoding/binary"
 // loop (three independent dependency chains) and then combined:
 // R(r, A‖B‖C) = g^(|B|+|C|)(R(r, A)) ^ g^|C|(R(0, B)) ^ R(0, C).
 
-// refCRCTables are the slicing-by-8 tables; refCRCTables[0] is T.
-var refCRCTables = func() (t [8][256]uint32) {
+// refTables holds the tables, computed on first use rather than at
+// program start (0.3 ms that every "bpx" run would pay).
+type refTables struct {
+	crc            [8][256]uint32 // slicing-by-8; crc[0] is T
+	shift1, shift2 [4][256]uint32 // g^refLane and g^(2·refLane)
+}
+
+var loadRefTables = sync.OnceValue(func() *refTables {
+	t := &refTables{crc: makeRefCRCTables()}
+	t.shift1, t.shift2 = makeRefShifts(&t.crc[0])
+	return t
+})
+
+// makeRefCRCTables returns the slicing-by-8 tables.
+func makeRefCRCTables() (t [8][256]uint32) {
 	for i := range t[0] {
 		v := uint32(i) >> 1
 		if i&1 != 0 {
@@ -27,7 +43,7 @@ var refCRCTables = func() (t [8][256]uint32) {
 		}
 	}
 	return t
-}()
+}
 
 // refLane is the length of each of the three interleaved lanes.
 const refLane = 4096
@@ -63,12 +79,12 @@ func (m *gf2Op) byteTables() (t [4][256]uint32) {
 	return t
 }
 
-// refShift1, refShift2 apply g^refLane and g^(2·refLane) by table lookups.
-var refShift1, refShift2 = func() (a, b [4][256]uint32) {
+// makeRefShifts returns tables applying g^refLane and g^(2·refLane).
+func makeRefShifts(t0 *[256]uint32) (a, b [4][256]uint32) {
 	var g gf2Op
 	for i := range g {
 		d := uint32(1) << i
-		g[i] = d>>8 ^ refCRCTables[0][d&0xFF]
+		g[i] = d>>8 ^ t0[d&0xFF]
 	}
 	p := g // g^1; square up to g^refLane
 	for n := 1; n < refLane; n *= 2 {
@@ -76,7 +92,7 @@ var refShift1, refShift2 = func() (a, b [4][256]uint32) {
 	}
 	p2 := p.compose(&p)
 	return p.byteTables(), p2.byteTables()
-}()
+}
 
 func shiftBy(t *[4][256]uint32, v uint32) uint32 {
 	return t[0][v&0xFF] ^ t[1][v>>8&0xFF] ^ t[2][v>>16&0xFF] ^ t[3][v>>24]
@@ -87,7 +103,8 @@ func shiftBy(t *[4][256]uint32, v uint32) uint32 {
 // (0 for none), so calls can be chained.
 func UpdateReferenceCRC32(crc uint32, p []byte) uint32 {
 	r := ^crc
-	t := &refCRCTables
+	tabs := loadRefTables()
+	t := &tabs.crc
 	for len(p) >= 3*refLane {
 		a, b, c := p[:refLane], p[refLane:2*refLane], p[2*refLane:3*refLane]
 		var rb, rc uint32
@@ -102,7 +119,7 @@ func UpdateReferenceCRC32(crc uint32, p []byte) uint32 {
 			rc = t[7][rc&0xFF] ^ t[6][rc>>8&0xFF] ^ t[5][rc>>16&0xFF] ^ t[4][rc>>24] ^
 				t[3][c[i+4]] ^ t[2][c[i+5]] ^ t[1][c[i+6]] ^ t[0][c[i+7]]
 		}
-		r = shiftBy(&refShift2, r) ^ shiftBy(&refShift1, rb) ^ rc
+		r = shiftBy(&tabs.shift2, r) ^ shiftBy(&tabs.shift1, rb) ^ rc
 		p = p[3*refLane:]
 	}
 	for len(p) >= 8 {

@@ -24,6 +24,7 @@ func init() {
 var openPackageObject func(file, path string) (io.ReadCloser, error)
 
 func runCat(e *env, args []string) int {
+	collectLate()
 	c := catCmd
 	fs := c.newFlagSet(e)
 	sec := fs.String("s", "", "0-based `index` of the section to write")

@@ -62,6 +62,7 @@ type sectionJSON struct {
 }
 
 func runInfo(e *env, args []string) int {
+	collectLate()
 	c := infoCmd
 	fs := c.newFlagSet(e)
 	asJSON := fs.Bool("json", false, "print one JSON object")

@@ -28,6 +28,7 @@ type lsEntry struct {
 }
 
 func runLs(e *env, args []string) int {
+	collectLate()
 	c := commands["ls"]
 	fs := c.newFlagSet(e)
 	long := fs.Bool("l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")

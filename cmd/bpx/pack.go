@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/gobpx/bpx"
@@ -178,15 +177,4 @@ func (f progressFile) Read(b []byte) (int, error) {
 	n, err := f.File.Read(b)
 	f.bar.Add(int64(n))
 	return n, err
-}
-
-// packMemoryLimit is the Go heap limit "bpx pack" and "bpx unpack" set
-// unless GOMEMLIMIT is given: the garbage collector then keeps their peak
-// RSS under about 56 MiB for a tree like $(go env GOROOT)/src.
-const packMemoryLimit = 48 << 20
-
-func boundMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(packMemoryLimit)
-	}
 }
