@@ -1,12 +1,15 @@
 package bpx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/gobpx/bpx/internal/spool"
+	"github.com/gobpx/bpx/internal/xzenc"
 	"github.com/klauspost/compress/zlib"
 	"github.com/ulikunitz/xz"
 	"github.com/ulikunitz/xz/lzma"
@@ -101,10 +104,14 @@ func zlibCompress(in *spool.Buffer, w io.Writer) error {
 	return err
 }
 
-// xzCompress writes a single-block .xz stream with check NONE. The
-// ulikunitz encoder has no Reset, so it is not pooled; its allocation is
-// proportional to the dictionary, which is bounded by the section size.
+// xzCompress writes a single-block .xz stream with check NONE. Sections of
+// up to fastXZLimit bytes go through internal/xzenc with pooled tables;
+// larger ones stream through ulikunitz/xz, whose encoder has no Reset and
+// allocates tables in proportion to the dictionary.
 func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
+	if in.Size() <= fastXZLimit {
+		return xzCompressFast(in, w, dict)
+	}
 	cfg := xz.WriterConfig{
 		DictCap:    dict,
 		NoCheckSum: true,
@@ -118,4 +125,52 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
 		return err
 	}
 	return xw.Close()
+}
+
+// fastXZLimit is the largest section compressed in memory by xzenc: it
+// holds the section and 4 bytes per position (at most 4 MiB) of hash
+// chain. Pack's default sections are 1 MiB.
+const fastXZLimit = 16 << 20
+
+// xzJob is an encoder with its input buffer. Idle ones are kept on a
+// bounded free list rather than a sync.Pool, which the garbage collector
+// empties: reallocating the tables costs more than encoding a small
+// section (fresh memory is slow to fault in).
+type xzJob struct {
+	enc xzenc.Encoder
+	buf []byte
+}
+
+var xzJobs = make(chan *xzJob, max(2, runtime.GOMAXPROCS(0)))
+
+// maxPooledXZBuf is the largest input buffer kept on the free list.
+const maxPooledXZBuf = 2 << 20
+
+func xzCompressFast(in *spool.Buffer, w io.Writer, dict int) error {
+	var j *xzJob
+	select {
+	case j = <-xzJobs:
+	default:
+		j = new(xzJob)
+	}
+	defer func() {
+		if cap(j.buf) > maxPooledXZBuf {
+			j.buf = nil
+		}
+		select {
+		case xzJobs <- j:
+		default:
+		}
+	}()
+	n := int(in.Size())
+	if cap(j.buf) < n {
+		j.buf = make([]byte, 0, n)
+	}
+	bw := bytes.NewBuffer(j.buf[:0])
+	if _, err := in.WriteTo(bw); err != nil {
+		return err
+	}
+	j.buf = bw.Bytes()
+	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
+	return j.enc.Encode(w, j.buf, dict)
 }

@@ -1,0 +1,292 @@
+package xzenc
+
+import (
+	"encoding/binary"
+	"io"
+	"math/bits"
+)
+
+// Match finding: a hash chain over 4-byte prefixes (like xz's HC4) and a
+// greedy parser with one step of lazy evaluation (like xz's fast mode, the
+// mode of presets 0 to 3).
+
+const (
+	hashBits  = 17
+	niceLen   = 96 // a match this long is taken without looking further
+	chainBits = 20 // the chain remembers 1 MiB of positions
+	// chunkLimit is where a chunk is closed: one more symbol (at most
+	// about 40 bytes) must not take it past LZMA2's 64 KiB.
+	chunkLimit    = 1<<16 - 128
+	chunkMaxUnpkd = 1 << 21
+)
+
+// Encoder compresses byte slices to .xz streams. Its tables are reused
+// from one call to the next, so a long-lived Encoder allocates nothing
+// after its first use. An Encoder is not safe for concurrent use.
+type Encoder struct {
+	// Depth is the number of hash-chain candidates examined per position;
+	// 0 means 8, as xz -1.
+	Depth int
+
+	head  []uint32 // hash -> position+1 of the latest occurrence
+	chain []uint32 // position & chainMask -> position+1 of the previous one
+	rc    rangeEncoder
+	m     model
+	hdr   []byte
+
+	data    []byte
+	ins     int    // next position to insert into the hash chain
+	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
+	w       io.Writer
+	written int64 // bytes of LZMA2 data written
+	first   bool  // the next chunk is the first
+	start   int   // position where the current chunk starts
+	err     error
+}
+
+// match is a candidate: length and 0-based distance.
+type match struct {
+	len, dist uint32
+}
+
+func (e *Encoder) hash(p int) uint32 {
+	return binary.LittleEndian.Uint32(e.data[p:]) * 2654435761 >> (32 - hashBits)
+}
+
+// insertTo adds the positions before q to the hash chain.
+func (e *Encoder) insertTo(q int) {
+	end := min(q, len(e.data)-3)
+	for p := e.ins; p < end; p++ {
+		h := e.hash(p)
+		e.chain[p&(1<<chainBits-1)] = e.head[h]
+		e.head[h] = uint32(p + 1)
+	}
+	e.ins = max(e.ins, q)
+}
+
+// find returns the longest match at p found within the search depth
+// (length 0 if none) and inserts p.
+func (e *Encoder) find(p int) match {
+	e.insertTo(p)
+	if p+4 > len(e.data) {
+		e.ins = max(e.ins, p+1)
+		return match{}
+	}
+	h := e.hash(p)
+	cand := e.head[h]
+	e.chain[p&(1<<chainBits-1)] = cand
+	e.head[h] = uint32(p + 1)
+	e.ins = p + 1
+
+	limit := min(len(e.data)-p, maxMatchLen)
+	var best match
+	depth := e.Depth
+	if depth <= 0 {
+		depth = 8
+	}
+	cur := binary.LittleEndian.Uint32(e.data[p:])
+	for ; cand != 0 && depth > 0; depth-- {
+		c := int(cand - 1)
+		d := uint32(p - c - 1)
+		if d > e.maxDist || p-c >= 1<<chainBits {
+			break
+		}
+		cand = e.chain[c&(1<<chainBits-1)]
+		if binary.LittleEndian.Uint32(e.data[c:]) != cur ||
+			int(best.len) >= limit || e.data[c+int(best.len)] != e.data[p+int(best.len)] {
+			continue
+		}
+		if l := matchLen(e.data[c:], e.data[p:p+limit]); l > int(best.len) {
+			best = match{uint32(l), d}
+			if l >= niceLen || l == limit {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// matchLen returns the length of the common prefix of a and b (len(a) >=
+// len(b)).
+func matchLen(a, b []byte) int {
+	n := 0
+	for len(b)-n >= 8 {
+		x := binary.LittleEndian.Uint64(a[n:]) ^ binary.LittleEndian.Uint64(b[n:])
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// repLen returns the length of the match at p with 0-based distance d.
+func (e *Encoder) repLen(p int, d uint32, limit int) int {
+	if int(d) >= p {
+		return 0
+	}
+	c := p - int(d) - 1
+	if e.data[c] != e.data[p] || limit < 2 || e.data[c+1] != e.data[p+1] {
+		return 0
+	}
+	return matchLen(e.data[c:], e.data[p:p+limit])
+}
+
+// changePair reports whether a match at distance big is so much farther
+// than one at distance small that one byte of length is not worth it.
+func changePair(small, big uint32) bool { return small < big>>7 }
+
+// encode compresses e.data as LZMA2 chunks to e.w.
+func (e *Encoder) encode() {
+	e.m.reset()
+	e.rc.reset()
+	e.first, e.start, e.ins = true, 0, 0
+	n := len(e.data)
+	var next match // the match found by lazy evaluation at p, if haveNext
+	haveNext := false
+	for p := 0; p < n && e.err == nil; {
+		limit := min(n-p, maxMatchLen)
+		var main match
+		if haveNext {
+			main, haveNext = next, false
+		} else {
+			main = e.find(p)
+		}
+		// The longest repeated-distance match.
+		var repL, repIdx int
+		for i := range 4 {
+			if l := e.repLen(p, e.m.reps[i], limit); l > repL {
+				repL, repIdx = l, i
+			}
+		}
+		var l int
+		switch {
+		case repL >= niceLen:
+			l = e.emitRep(p, repIdx, repL)
+		case int(main.len) >= niceLen:
+			l = e.emitMatch(p, main)
+		case repL >= 2 && (repL+1 >= int(main.len) ||
+			repL+2 >= int(main.len) && main.dist > 1<<9 ||
+			repL+3 >= int(main.len) && main.dist > 1<<15):
+			l = e.emitRep(p, repIdx, repL)
+		case main.len < 2:
+			l = e.emitLiteral(p)
+		default:
+			// Lazy evaluation: a better match one byte later makes this
+			// byte a literal.
+			next, haveNext = e.find(p+1), true
+			ml := main.len
+			if next.len >= 2 && (next.len >= ml && next.dist < main.dist ||
+				next.len == ml+1 && !changePair(main.dist, next.dist) ||
+				next.len > ml+1 ||
+				next.len+1 >= ml && ml >= 3 && changePair(next.dist, main.dist)) {
+				l = e.emitLiteral(p)
+				break
+			}
+			lim := max(2, int(ml)-1)
+			if p+1+lim <= n {
+				for i := range 4 {
+					if e.repLen(p+1, e.m.reps[i], lim) >= lim {
+						l = e.emitLiteral(p)
+						break
+					}
+				}
+				if l != 0 {
+					break
+				}
+			}
+			haveNext = false
+			l = e.emitMatch(p, main)
+		}
+		p += l
+		if l > 1 {
+			e.insertTo(p)
+		}
+		if e.rc.pending() >= chunkLimit || p-e.start+maxMatchLen > chunkMaxUnpkd {
+			e.flushChunk(p)
+		}
+	}
+	if e.err == nil && n > e.start {
+		e.flushChunk(n)
+	}
+	e.write([]byte{0}) // end of LZMA2 data
+}
+
+func (e *Encoder) emitLiteral(p int) int {
+	var prev, mb byte
+	if p > 0 {
+		prev = e.data[p-1]
+	}
+	if d := int(e.m.reps[0]); p > d {
+		mb = e.data[p-d-1]
+	}
+	e.m.encodeLiteral(&e.rc, uint32(p), prev, e.data[p], mb)
+	return 1
+}
+
+func (e *Encoder) emitMatch(p int, m match) int {
+	e.m.encodeMatch(&e.rc, uint32(p), m.dist, m.len)
+	return int(m.len)
+}
+
+func (e *Encoder) emitRep(p, r, l int) int {
+	e.m.encodeRep(&e.rc, uint32(p), uint32(r), uint32(l))
+	return l
+}
+
+// flushChunk ends the chunk of the bytes up to p and writes it.
+func (e *Encoder) flushChunk(p int) {
+	e.rc.flush()
+	u, c := p-e.start-1, len(e.rc.buf)-1
+	ctl := byte(0x80)
+	if e.first {
+		ctl = 0xE0 // dictionary reset, new properties
+	}
+	e.hdr = append(e.hdr[:0], ctl|byte(u>>16), byte(u>>8), byte(u), byte(c>>8), byte(c))
+	if e.first {
+		e.hdr = append(e.hdr, propsByte)
+	}
+	e.write(e.hdr)
+	e.write(e.rc.buf)
+	e.first, e.start = false, p
+	e.rc.reset()
+}
+
+func (e *Encoder) write(b []byte) {
+	if e.err != nil {
+		return
+	}
+	n, err := e.w.Write(b)
+	e.written += int64(n)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	e.err = err
+}
+
+// prepare sizes the tables for data and a dictionary of dict bytes.
+func (e *Encoder) prepare(data []byte, dict int) {
+	if e.head == nil {
+		e.head = make([]uint32, 1<<hashBits)
+		e.rc.buf = make([]byte, 0, 1<<16+64)
+	} else {
+		clear(e.head)
+	}
+	if want := min(nextPow2(len(data)), 1<<chainBits); len(e.chain) < want {
+		e.chain = make([]uint32, want)
+	}
+	// The chain is indexed by position & (1<<chainBits - 1); a shorter
+	// chain is enough while the data is shorter than it.
+	e.data = data
+	e.maxDist = uint32(dict - 1)
+}
+
+func nextPow2(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len(uint(n-1))
+}
