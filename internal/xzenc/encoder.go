@@ -14,9 +14,12 @@ const (
 	hashBits  = 17
 	niceLen   = 96 // a match this long is taken without looking further
 	chainBits = 20 // the chain remembers 1 MiB of positions
-	// chunkLimit is where a chunk is closed: one more symbol (at most
-	// about 40 bytes) must not take it past LZMA2's 64 KiB.
-	chunkLimit    = 1<<16 - 128
+	// chunkLimit is where a chunk is closed: one more step (a match of at
+	// most about 40 bytes, or 1+maxSkip literals of at most 7 bytes each)
+	// must not take it past LZMA2's 64 KiB.
+	chunkLimit    = 1<<16 - 512
+	skipAfter     = 256 // literals in a row before searching less
+	maxSkip       = 32
 	chunkMaxUnpkd = 1 << 21
 )
 
@@ -147,6 +150,7 @@ func (e *Encoder) encode() {
 	n := len(e.data)
 	var next match // the match found by lazy evaluation at p, if haveNext
 	haveNext := false
+	misses := 0 // positions in a row without any match
 	for p := 0; p < n && e.err == nil; {
 		limit := min(n-p, maxMatchLen)
 		var main match
@@ -174,6 +178,18 @@ func (e *Encoder) encode() {
 			l = e.emitRep(p, repIdx, repL)
 		case main.len < 2:
 			l = e.emitLiteral(p)
+			if misses++; misses > skipAfter {
+				// Nothing matched for a while (random or already
+				// compressed data): code a few more bytes as literals
+				// without searching or hashing them, more the longer
+				// the drought lasts, as LZ4's acceleration does.
+				k := min((misses-skipAfter)>>5+1, maxSkip, n-p-1)
+				for i := 1; i <= k; i++ {
+					e.emitLiteral(p + i)
+				}
+				l += k
+				e.ins = max(e.ins, p+l)
+			}
 		default:
 			// Lazy evaluation: a better match one byte later makes this
 			// byte a literal.
@@ -200,6 +216,9 @@ func (e *Encoder) encode() {
 			}
 			haveNext = false
 			l = e.emitMatch(p, main)
+		}
+		if main.len >= 2 || repL >= 2 {
+			misses = 0
 		}
 		p += l
 		if l > 1 {

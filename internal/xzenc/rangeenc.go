@@ -47,16 +47,18 @@ func (rc *rangeEncoder) shiftLow() {
 	rc.low = (rc.low & 0x00FFFFFF) << 8
 }
 
+// bit codes b (0 or 1) with probability *p of a 0, branch-free: on
+// incompressible data b is a coin toss, and mispredicted branches made
+// this twice as slow.
 func (rc *rangeEncoder) bit(p *prob, b uint32) {
-	bound := (rc.rng >> probBits) * uint32(*p)
-	if b == 0 {
-		rc.rng = bound
-		*p += (1<<probBits - *p) >> moveBits
-	} else {
-		rc.low += uint64(bound)
-		rc.rng -= bound
-		*p -= *p >> moveBits
-	}
+	pv := uint32(*p)
+	bound := (rc.rng >> probBits) * pv
+	mask := -b // all ones for a 1
+	rc.low += uint64(bound & mask)
+	rc.rng = bound&^mask | (rc.rng-bound)&mask
+	p0 := pv + (1<<probBits-pv)>>moveBits
+	p1 := pv - pv>>moveBits
+	*p = prob(p0&^mask | p1&mask)
 	for rc.rng < topValue {
 		rc.rng <<= 8
 		rc.shiftLow()
