@@ -63,8 +63,12 @@
 // hang, and memory stays bounded:
 //
 //   - Object count: at most DefaultMaxObjects (WithMaxObjects), and the
-//     object table must be that large in the file; objects cost about 100
-//     bytes each plus their names.
+//     object table must be that large in the file; objects cost 64 bytes
+//     each plus their names.
+//   - The directory tree behind the fs.FS methods is built on first use in
+//     time and memory linear in the total length of the names (about 50
+//     bytes per file and per directory): a name of a million levels costs
+//     what a million short names do.
 //   - An object's Start, Offset and Size are checked against the sections
 //     before any byte is read (ErrObjectRange): no silent truncation and no
 //     endless loop, where the reference SDK has both.

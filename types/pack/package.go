@@ -234,12 +234,38 @@ func (p *Package) readRev2() error {
 	if err := p.tooMany(uint64(ot.USize) / ObjectEntrySize); err != nil {
 		return err
 	}
-	names, err := p.strings(SectionStrings, ot.USize >= ObjectEntrySize)
-	if err != nil {
-		return err
+	// The strings load on another core while the table is parsed: both
+	// are mostly first touches of fresh memory, which is slow.
+	type loaded struct {
+		names *bpxstrings.Table
+		err   error
 	}
-	// The table is streamed through a small buffer rather than loaded
-	// whole: fresh memory is what opening a large package mostly costs.
+	strs := make(chan loaded, 1)
+	go func() {
+		names, err := p.strings(SectionStrings, ot.USize >= ObjectEntrySize)
+		strs <- loaded{names, err}
+	}()
+	terr := p.readObjectTable(ot)
+	l := <-strs
+	if terr != nil {
+		return terr
+	}
+	if l.err != nil {
+		return l.err
+	}
+	for i := range p.objects {
+		o := &p.objects[i]
+		o.Name, o.NameErr = l.names.Get(uint32(o.pos)) // the name offset, until now
+		o.pos = int(o.Start)
+	}
+	return nil
+}
+
+// readObjectTable parses the object table into p.objects, keeping each
+// name's offset in pos. The table is streamed through a small buffer
+// rather than loaded whole: fresh memory is what opening a large package
+// mostly costs.
+func (p *Package) readObjectTable(ot *bpx.Section) error {
 	r, err := ot.Open()
 	if err != nil {
 		return err
@@ -261,10 +287,9 @@ func (p *Package) readRev2() error {
 			}
 			o := Object{Index: len(p.objects)}
 			o.Size = binary.LittleEndian.Uint64(e)
-			o.Name, o.NameErr = names.Get(binary.LittleEndian.Uint32(e[8:]))
+			o.pos = int(binary.LittleEndian.Uint32(e[8:]))
 			o.Start = binary.LittleEndian.Uint32(e[12:])
 			o.Offset = binary.LittleEndian.Uint32(e[16:])
-			o.pos = int(o.Start)
 			p.objects = append(p.objects, o)
 		}
 		switch {
