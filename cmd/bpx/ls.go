@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"strconv"
 
 	"github.com/gobpx/bpx/types/pack"
 )
@@ -53,19 +54,37 @@ func runLs(e *env, args []string) int {
 			return c.fail(e, err)
 		}
 	case *long:
+		// Lines are appended to one scratch buffer: fmt.Fprintf would
+		// allocate for every argument of every line.
+		var line []byte
 		for i, o := range p.Objects() {
-			mark := " "
+			mark := byte(' ')
 			if bad[i] != "" {
-				mark = "!"
+				mark = '!'
 			}
-			fmt.Fprintf(out, "%12d %6d %10d %s%s\n", o.Size, o.Start, o.Offset, mark, quoteName(o.Name, bad[i] != ""))
+			line = appendPadded(line[:0], o.Size, 12)
+			line = appendPadded(append(line, ' '), uint64(o.Start), 6)
+			line = appendPadded(append(line, ' '), uint64(o.Offset), 10)
+			line = append(append(line, ' ', mark), quoteName(o.Name, bad[i] != "")...)
+			out.Write(append(line, '\n'))
 		}
 	default:
 		for i, o := range p.Objects() {
-			fmt.Fprintln(out, quoteName(o.Name, bad[i] != ""))
+			out.WriteString(quoteName(o.Name, bad[i] != ""))
+			out.WriteByte('\n')
 		}
 	}
 	return exitOK
+}
+
+// appendPadded appends v in decimal, right-aligned in width columns.
+func appendPadded(b []byte, v uint64, width int) []byte {
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], v, 10)
+	for i := len(d); i < width; i++ {
+		b = append(b, ' ')
+	}
+	return append(b, d...)
 }
 
 // quoteName prints a name that unpack refuses quoted, so that control
