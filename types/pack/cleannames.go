@@ -1,6 +1,9 @@
 package pack
 
-import "io/fs"
+import (
+	"io/fs"
+	"slices"
+)
 
 // cleanNames reports, in one pass and without allocating, that no object
 // name is invalid: each is a valid fs path and the names are strictly
@@ -51,4 +54,27 @@ func cmpPath(a, b string) int {
 	default:
 		return 1
 	}
+}
+
+// isClean reports whether cleanNames holds for the package, computing it
+// once.
+func (p *Package) isClean() bool {
+	p.cleanOnce.Do(func() { p.clean = cleanNames(p.objects) })
+	return p.clean
+}
+
+// lookupClean finds the file name by binary search when the names are
+// clean (then sorted in path order, each a file of the tree), so that
+// opening one file of a freshly opened package does not build the whole
+// directory tree. Directories and missing names are left to the index.
+func (p *Package) lookupClean(name string) (fsEntry, bool) {
+	if name == "." || !p.isClean() {
+		return fsEntry{}, false
+	}
+	i, found := slices.BinarySearchFunc(p.objects, name, func(o Object, name string) int { return cmpPath(o.Name, name) })
+	if !found {
+		return fsEntry{}, false
+	}
+	dir, elem := split(name)
+	return fsEntry{dir, elem, i}, true
 }

@@ -1,6 +1,8 @@
 package pack
 
 import (
+	"errors"
+	"io/fs"
 	"maps"
 	"testing"
 	"testing/fstest"
@@ -73,5 +75,40 @@ func TestCleanNamesAgreesWithIndex(t *testing.T) {
 		if got := p.InvalidPaths(); !maps.Equal(got, want) {
 			t.Errorf("%q: InvalidPaths = %v, index %v", c.names, got, want)
 		}
+	}
+}
+
+// TestLookupCleanSkipsIndex: opening files of a package written by AddFS
+// finds them without building the directory tree, and finds the same
+// entries the tree has; directories and missing names still work.
+func TestLookupCleanSkipsIndex(t *testing.T) {
+	m := testTree()
+	p := openBytes(t, pkgBytes(t, m, nil))
+	if !p.isClean() {
+		t.Fatal("AddFS output not clean")
+	}
+	for name, f := range m {
+		if f.Mode.IsDir() {
+			continue
+		}
+		data, err := p.ReadFile(name)
+		if err != nil || string(data) != string(f.Data) {
+			t.Fatalf("ReadFile(%q) = %q, %v", name, data, err)
+		}
+	}
+	if p.idx != nil {
+		t.Fatal("reading files built the directory tree")
+	}
+	for name := range m {
+		fast, ok := p.lookupClean(name)
+		if !ok {
+			continue
+		}
+		if slow, ok := p.index().lookup(name); !ok || slow != fast {
+			t.Errorf("%q: binary search %+v, tree %+v", name, fast, slow)
+		}
+	}
+	if _, err := p.Stat("no/such/file"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat(missing) = %v", err)
 	}
 }

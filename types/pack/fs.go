@@ -15,8 +15,7 @@ import (
 // in one pass without building the directory tree, which keeps "bpx ls"
 // fast.
 func (p *Package) InvalidPaths() map[int]string {
-	p.cleanOnce.Do(func() { p.clean = cleanNames(p.objects) })
-	if p.clean {
+	if p.isClean() {
 		return map[int]string{}
 	}
 	ix := p.index()
@@ -30,6 +29,9 @@ func (p *Package) InvalidPaths() map[int]string {
 func (p *Package) lookup(op, name string) (fsEntry, error) {
 	if !fs.ValidPath(name) {
 		return fsEntry{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	if e, ok := p.lookupClean(name); ok {
+		return e, nil
 	}
 	e, ok := p.index().lookup(name)
 	if !ok {

@@ -42,8 +42,16 @@ func FuzzPackage(f *testing.F) {
 			}
 			return
 		}
-		if cleanNames(p.Objects()) && len(p.index().bad) != 0 {
-			t.Fatalf("names pass the one-pass check, but the index finds %v", p.index().bad)
+		if cleanNames(p.Objects()) {
+			if len(p.index().bad) != 0 {
+				t.Fatalf("names pass the one-pass check, but the index finds %v", p.index().bad)
+			}
+			for _, o := range p.Objects() {
+				fast, ok := p.lookupClean(o.Name)
+				if slow, ok2 := p.index().lookup(o.Name); ok != ok2 || fast != slow {
+					t.Fatalf("%q: binary search %+v %v, tree %+v %v", o.Name, fast, ok, slow, ok2)
+				}
+			}
 		}
 		good := fstest.MapFS{}
 		for i, o := range p.Objects() {
