@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/gocorpus"
 
 	"github.com/klauspost/compress/zlib"
 	xi2xz "github.com/mikelolasagasti/xz"
@@ -19,24 +18,7 @@ import (
 
 // goSource returns about n bytes of Go source from GOROOT: realistic,
 // compressible text. It falls back to generated text without GOROOT.
-func goSource(tb testing.TB, n int) []byte {
-	var buf bytes.Buffer
-	root := filepath.Join(runtime.GOROOT(), "src")
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || buf.Len() >= n {
-			return fs.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") {
-			b, _ := os.ReadFile(path)
-			buf.Write(b)
-		}
-		return nil
-	})
-	for buf.Len() < n {
-		buf.WriteString("func generated() { return \"filler text for the benchmark corpus\" }\n")
-	}
-	return buf.Bytes()[:n]
-}
+func goSource(tb testing.TB, n int) []byte { return gocorpus.Source(n) }
 
 // benchFile writes a container with one section per stored form of data to
 // a temporary file and opens it: sections are read from the page cache.

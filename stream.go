@@ -57,6 +57,8 @@ func (sr *sectionReader) init(s *Section) error {
 		}
 	}
 	switch {
+	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ:
+		sr.dec = getFlatXZ(&sr.raw, int(sr.want), cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0:
 		sr.dec, err = getXZ(&sr.raw, cfg.maxXZDict)
 	case s.Flags&FlagZlib != 0:

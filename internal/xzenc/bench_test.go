@@ -3,35 +3,20 @@ package xzenc
 import (
 	"bytes"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/gocorpus"
 
 	uxz "github.com/ulikunitz/xz"
 	"github.com/ulikunitz/xz/lzma"
 )
 
-// sourceSections returns the first 8 MiB of $GOROOT/src's .go files cut
-// into 1 MiB sections, like a package's data sections.
+// sourceSections returns 8 MiB of Go source cut into 1 MiB sections, like
+// a package's data sections.
 func sourceSections(b *testing.B) [][]byte {
-	var all []byte
-	filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || len(all) >= 8<<20 {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && filepath.Ext(p) == ".go" {
-			data, _ := os.ReadFile(p)
-			all = append(all, data...)
-		}
-		return nil
-	})
-	if len(all) < 8<<20 {
-		b.Skip("GOROOT/src not found")
-	}
+	all := gocorpus.Source(8 << 20)
 	var secs [][]byte
-	for i := 0; i < 8; i++ {
+	for i := range 8 {
 		secs = append(secs, all[i<<20:(i+1)<<20])
 	}
 	return secs

@@ -1,0 +1,34 @@
+package xzdec
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gobpx/bpx/internal/xzenc"
+)
+
+// FuzzDecode: on any bytes, no panic, nothing beyond the limit, and
+// whatever is accepted is exactly what the general decoder produces.
+func FuzzDecode(f *testing.F) {
+	var enc xzenc.Encoder
+	for _, s := range []string{"", "a", "abcabcabcabcabd", "the quick brown fox jumps over the lazy dog the quick brown fox"} {
+		var z bytes.Buffer
+		enc.Encode(&z, []byte(s), 4096)
+		f.Add(z.Bytes())
+	}
+	var dec Decoder
+	f.Fuzz(func(t *testing.T, z []byte) {
+		const limit = 1 << 20
+		got, err := dec.Decode(nil, z, limit)
+		if err != nil {
+			return
+		}
+		if len(got) > limit {
+			t.Fatalf("%d bytes, limit %d", len(got), limit)
+		}
+		want, werr := xi2(t, z)
+		if werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("accepted %d bytes; general decoder %d bytes, %v", len(got), len(want), werr)
+		}
+	})
+}

@@ -1,0 +1,138 @@
+package xzdec
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/gobpx/bpx/internal/xzenc"
+	mxz "github.com/mikelolasagasti/xz"
+)
+
+func inputs() map[string][]byte {
+	rng := rand.New(rand.NewPCG(5, 6))
+	random := make([]byte, 200<<10)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	text := bytes.Repeat([]byte("LZMA2 chunks, literals, matches and reps; "), 20000)
+	m := map[string][]byte{
+		"empty":  nil,
+		"one":    {7},
+		"text":   text,
+		"random": random,
+		"mixed":  append(append(append([]byte{}, random[:50<<10]...), text[:300<<10]...), random[50<<10:]...),
+		"zeros":  make([]byte, 3<<20),
+	}
+	if src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "types", "expr.go")); err == nil {
+		m["go"] = src
+	}
+	return m
+}
+
+func xi2(t testing.TB, z []byte) ([]byte, error) {
+	t.Helper()
+	r, err := mxz.NewReader(bytes.NewReader(z), 1<<26)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// TestOwnEncoder decodes the encoder's streams, appending to a prefix that
+// must survive.
+func TestOwnEncoder(t *testing.T) {
+	var enc xzenc.Encoder
+	var dec Decoder
+	for name, data := range inputs() {
+		var z bytes.Buffer
+		if err := enc.Encode(&z, data, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		got, err := dec.Decode([]byte("prefix"), z.Bytes(), len(data))
+		if err != nil || string(got[:6]) != "prefix" || !bytes.Equal(got[6:], data) {
+			t.Fatalf("%s: %d bytes, %v", name, len(got), err)
+		}
+		if len(data) > 0 {
+			if _, err := dec.Decode(nil, z.Bytes(), len(data)-1); !errors.Is(err, ErrLimit) {
+				t.Errorf("%s: limit one short: %v", name, err)
+			}
+		}
+		small := Decoder{MaxDict: 512 << 10}
+		if _, err := small.Decode(nil, z.Bytes(), len(data)); !errors.Is(err, ErrDict) {
+			t.Errorf("%s: 1 MiB dictionary with MaxDict 512 KiB: %v", name, err)
+		}
+	}
+}
+
+// TestXZTool decodes what xz(1) writes at several presets and check
+// types, and refuses (ErrUnsupported) what it leaves to the general
+// decoder.
+func TestXZTool(t *testing.T) {
+	xz, err := exec.LookPath("xz")
+	if err != nil {
+		t.Skip("xz not installed")
+	}
+	data := inputs()["mixed"]
+	run := func(args ...string) []byte {
+		cmd := exec.Command(xz, append(args, "-c")...)
+		cmd.Stdin = bytes.NewReader(data)
+		z, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return z
+	}
+	var dec Decoder
+	for _, args := range [][]string{
+		{"-0", "-C", "none"}, {"-1", "-C", "crc32"}, {"-6", "-C", "crc64"}, {"-9e", "-C", "crc64"},
+		{"-3", "--block-size=100000", "-C", "crc32"}, // several blocks, sizes in the headers
+		{"--lzma2=preset=1,lc=0,lp=2,pb=0", "-C", "none"},
+		{"--lzma2=preset=1,lc=4,lp=0,pb=4", "-C", "crc32"},
+	} {
+		got, err := dec.Decode(nil, run(args...), len(data))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("xz %v: %d bytes, %v", args, len(got), err)
+		}
+	}
+	for _, args := range [][]string{{"-1", "-C", "sha256"}, {"--x86", "--lzma2=preset=1"}} {
+		if _, err := dec.Decode(nil, run(args...), len(data)); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("xz %v: %v, want ErrUnsupported", args, err)
+		}
+	}
+	two := append(run("-1"), run("-1")...)
+	if _, err := dec.Decode(nil, two, 2*len(data)); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("two streams: %v, want ErrUnsupported", err)
+	}
+}
+
+// TestCorruptionNeverAccepted flips every bit of a small stream in turn:
+// the decoder either fails or returns exactly what the general decoder
+// returns for the same bytes.
+func TestCorruptionNeverAccepted(t *testing.T) {
+	var enc xzenc.Encoder
+	var z bytes.Buffer
+	data := []byte("abracadabra, abracadabra, abracadabra! 0123456789 0123456789")
+	if err := enc.Encode(&z, data, 4096); err != nil {
+		t.Fatal(err)
+	}
+	var dec Decoder
+	for i := range z.Len() * 8 {
+		b := bytes.Clone(z.Bytes())
+		b[i/8] ^= 1 << (i % 8)
+		got, err := dec.Decode(nil, b, 1<<20)
+		if err != nil {
+			continue
+		}
+		want, werr := xi2(t, b)
+		if werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("bit %d: accepted %q; general decoder %q, %v", i, got, want, werr)
+		}
+	}
+}

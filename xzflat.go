@@ -1,0 +1,120 @@
+package bpx
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/gobpx/bpx/internal/xzdec"
+)
+
+// maxFlatXZ is the largest xz section (uncompressed) decoded whole by
+// internal/xzdec, about 1.5x as fast as the streaming decoder. A reader
+// of such a section holds its stored and decoded bytes; larger sections
+// stream with a dictionary-sized window.
+const maxFlatXZ = 4 << 20
+
+// flatXZDecoder decodes a whole .xz section on first Read into a buffer
+// it then serves. Streams it leaves to others (filters other than LZMA2,
+// SHA-256 checks, several streams), damaged streams and streams longer
+// than the section's size go to the streaming decoder, which reads them
+// from the start and reports errors as it always has.
+type flatXZDecoder struct {
+	src     *io.SectionReader
+	want    int // the section's uncompressed size
+	maxDict uint32
+	dec     xzdec.Decoder
+	in, out []byte
+	off     int     // next byte of out to serve
+	done    bool    // out is decoded
+	slow    decoder // the streaming decoder, after a fallback
+}
+
+// flatXZFree keeps idle flat decoders with their buffers (bounded, like
+// zlibFree).
+var flatXZFree = make(chan *flatXZDecoder, 2*runtime.GOMAXPROCS(0))
+
+func getFlatXZ(src *io.SectionReader, want int, maxDict uint32) decoder {
+	var d *flatXZDecoder
+	select {
+	case d = <-flatXZFree:
+	default:
+		d = new(flatXZDecoder)
+	}
+	d.src, d.want, d.maxDict = src, want, maxDict
+	d.dec.MaxDict = int(min(uint64(maxDict), 1<<62))
+	d.off, d.done, d.slow = 0, false, nil
+	return d
+}
+
+func (d *flatXZDecoder) Read(p []byte) (int, error) {
+	if d.slow != nil {
+		return d.slow.Read(p)
+	}
+	if !d.done {
+		if err := d.decode(); err != nil {
+			return 0, err
+		}
+		if d.slow != nil {
+			return d.slow.Read(p)
+		}
+	}
+	if d.off == len(d.out) {
+		return 0, io.EOF
+	}
+	n := copy(p, d.out[d.off:])
+	d.off += n
+	return n, nil
+}
+
+// decode reads the stored stream and decodes it, or switches to the
+// streaming decoder.
+func (d *flatXZDecoder) decode() error {
+	size := int(d.src.Size())
+	if cap(d.in) < size {
+		d.in = make([]byte, size)
+	}
+	d.in = d.in[:size]
+	if _, err := d.src.ReadAt(d.in, 0); err != nil {
+		return err
+	}
+	if cap(d.out) < d.want {
+		d.out = make([]byte, 0, d.want)
+	}
+	var err error
+	d.out, err = d.dec.Decode(d.out[:0], d.in, d.want)
+	if err != nil {
+		d.slow, err = getXZ(d.src, d.maxDict)
+		return err
+	}
+	d.done = true
+	return nil
+}
+
+func (d *flatXZDecoder) finish() error {
+	if d.slow != nil {
+		return d.slow.finish()
+	}
+	return nil
+}
+
+// maxPooledFlat is the largest buffer kept with an idle decoder: at most
+// 2 x GOMAXPROCS idle decoders of up to 5 MiB each (with the stored bytes).
+const maxPooledFlat = maxFlatXZ
+
+func (d *flatXZDecoder) put() {
+	if d.slow != nil {
+		d.slow.put()
+		d.slow = nil
+	}
+	d.src = nil
+	if cap(d.in) > maxPooledFlat {
+		d.in = nil
+	}
+	if cap(d.out) > maxPooledFlat {
+		d.out = nil
+	}
+	select {
+	case flatXZFree <- d:
+	default:
+	}
+}
