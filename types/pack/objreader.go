@@ -215,14 +215,15 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		}
 		return err
 	case accessCached:
-		data, err := r.p.cache.get(sg.sec, s.Data)
+		e, err := r.p.cache.get(sg.sec, s.AppendData)
 		if err != nil {
 			return err
 		}
-		if at+uint64(len(b)) > uint64(len(data)) {
-			return r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sg.sec, len(data)), ErrObjectRange)
+		defer r.p.cache.release(e)
+		if at+uint64(len(b)) > uint64(len(e.data)) {
+			return r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sg.sec, len(e.data)), ErrObjectRange)
 		}
-		copy(b, data[at:])
+		copy(b, e.data[at:])
 		return nil
 	}
 	r.mu.Lock()
