@@ -21,7 +21,7 @@ func runUnpack(e *env, args []string) int {
 	force := fs.Bool("f", false, "overwrite existing files (never through a symbolic link)")
 	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
 	quiet := fs.Bool("q", false, "no progress bar")
-	jobs := fs.Int("j", 0, "objects written at the same time (default: one per CPU)")
+	jobs := fs.Int("j", 0, "objects written at the same time (default: two per CPU)")
 	pos, status, ok := parseArgs(fs, args)
 	if !ok {
 		return status

@@ -22,8 +22,9 @@ type UnpackOptions struct {
 	// before writing anything.
 	SkipInvalid bool
 	// Concurrency is the number of objects written at the same time
-	// (default GOMAXPROCS). Objects of one section are written by one
-	// worker, in order, so each section is decompressed once.
+	// (default 2 x GOMAXPROCS: creating files blocks, and a second worker
+	// per core decompresses meanwhile). Objects of one section are written
+	// by one worker, in order, so each section is decompressed once.
 	Concurrency int
 	// Progress, if set, is called after each object with its size.
 	// It may be called from several goroutines, but never concurrently.
@@ -142,7 +143,7 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 
 	workers := o.Concurrency
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = 2 * runtime.GOMAXPROCS(0)
 	}
 	work := make(chan []int)
 	var (
