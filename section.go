@@ -123,6 +123,17 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			dst = append(dst[:cap(dst)], make([]byte, want-int64(cap(dst)-len(dst)))...)[:len(dst)]
 		}
 	}
+	// A small xz section decodes straight into dst.
+	if fd, ok := sr.dec.(*flatXZDecoder); ok {
+		out, done, err := fd.decodeOnto(dst)
+		switch {
+		case err != nil:
+			return dst[:orig], sr.fail(sr.codecError(err))
+		case done:
+			return sr.finishFlat(out, orig)
+		}
+		// Left to the streaming decoder: read on below.
+	}
 	// A large compressed section is checksummed on another core while the
 	// rest of it decompresses.
 	var pipe *sumPipe
@@ -164,6 +175,20 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			return dst[:orig], err
 		}
 	}
+}
+
+// finishFlat checks the length and checksum of a section decoded whole onto
+// out[orig:].
+func (sr *sectionReader) finishFlat(out []byte, orig int) ([]byte, error) {
+	sr.n = int64(len(out) - orig)
+	if sr.want >= 0 && sr.n < sr.want {
+		return out[:orig], sr.fail(sr.tooShort())
+	}
+	sr.sum(out[orig:])
+	if err := sr.sumError(); err != nil {
+		return out[:orig], sr.fail(err)
+	}
+	return out, nil
 }
 
 // sumPipeChunk is how much decompressed data AppendData hands to the

@@ -66,28 +66,38 @@ func (d *flatXZDecoder) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// decode reads the stored stream and decodes it, or switches to the
-// streaming decoder.
+// decode decodes the section into d.out, or switches to the streaming
+// decoder.
 func (d *flatXZDecoder) decode() error {
+	if cap(d.out) < d.want {
+		d.out = make([]byte, 0, d.want)
+	}
+	out, ok, err := d.decodeOnto(d.out[:0])
+	if ok && err == nil {
+		d.out = out
+	}
+	return err
+}
+
+// decodeOnto decodes the whole section onto dst (Section.AppendData uses
+// it to skip d.out and a copy). ok is false when the stream was left to
+// the streaming decoder, which Read now uses.
+func (d *flatXZDecoder) decodeOnto(dst []byte) (out []byte, ok bool, err error) {
 	size := int(d.src.Size())
 	if cap(d.in) < size {
 		d.in = make([]byte, size)
 	}
 	d.in = d.in[:size]
 	if _, err := d.src.ReadAt(d.in, 0); err != nil {
-		return err
+		return nil, true, err
 	}
-	if cap(d.out) < d.want {
-		d.out = make([]byte, 0, d.want)
-	}
-	var err error
-	d.out, err = d.dec.Decode(d.out[:0], d.in, d.want)
+	out, err = d.dec.Decode(dst, d.in, d.want)
 	if err != nil {
 		d.slow, err = getXZ(d.src, d.maxDict)
-		return err
+		return nil, false, err
 	}
 	d.done = true
-	return nil
+	return out, true, nil
 }
 
 func (d *flatXZDecoder) finish() error {
