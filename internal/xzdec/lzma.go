@@ -200,18 +200,26 @@ func (rc *rangeDecoder) bitTreeReverse(probs []prob, n int) uint32 {
 }
 
 func (rc *rangeDecoder) direct(n int) uint32 {
+	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
 	var v uint32
 	for range n {
-		if rc.rng < topValue {
-			rc.rng <<= 8
-			rc.code = rc.code<<8 | uint32(rc.next())
+		if rng < topValue {
+			rng <<= 8
+			code <<= 8
+			if ip < len(in) {
+				code |= uint32(in[ip])
+				ip++
+			} else {
+				rc.over = true
+			}
 		}
-		rc.rng >>= 1
+		rng >>= 1
 		// code >= rng: subtract and take a 1, branch-free.
-		t := (rc.code - rc.rng) >> 31 // 1 if code < rng
-		rc.code -= rc.rng & (t - 1)
+		t := (code - rng) >> 31 // 1 if code < rng
+		code -= rng & (t - 1)
 		v = v<<1 | (1 - t)
 	}
+	rc.rng, rc.code, rc.pos = rng, code, ip
 	return v
 }
 
