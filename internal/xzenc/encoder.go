@@ -8,7 +8,7 @@ import (
 
 // Match finding: a hash chain over 4-byte prefixes (like xz's HC4) and a
 // greedy parser with one step of lazy evaluation (like xz's fast mode, the
-// mode of presets 0 to 3).
+// mode of presets 0 to 3), searching deeper than xz -1 (DefaultDepth).
 
 const (
 	hashBits  = 17
@@ -23,12 +23,19 @@ const (
 	chunkMaxUnpkd = 1 << 21
 )
 
+// DefaultDepth is the default number of hash-chain candidates per
+// position. xz -1 uses 8. On 8 MiB of Go source (ratio, encode, decode
+// time, relative to 8): 16 gives 0.982x size, 1.10x, 0.96x; 32 gives
+// 0.970x, 1.36x, 0.94x, which made packing GOROOT/src take about zip's
+// time. Unpacking is what users wait for most, so a little more search.
+const DefaultDepth = 16
+
 // Encoder compresses byte slices to .xz streams. Its tables are reused
 // from one call to the next, so a long-lived Encoder allocates nothing
 // after its first use. An Encoder is not safe for concurrent use.
 type Encoder struct {
 	// Depth is the number of hash-chain candidates examined per position;
-	// 0 means 8, as xz -1.
+	// 0 means DefaultDepth.
 	Depth int
 
 	head  []uint32 // hash -> position+1 of the latest occurrence
@@ -85,7 +92,7 @@ func (e *Encoder) find(p int) match {
 	var best match
 	depth := e.Depth
 	if depth <= 0 {
-		depth = 8
+		depth = DefaultDepth
 	}
 	cur := binary.LittleEndian.Uint32(e.data[p:])
 	for ; cand != 0 && depth > 0; depth-- {

@@ -3,7 +3,8 @@
 //
 // It implements what xz's "fast" mode does (presets 0 to 3): a hash chain
 // over 4-byte prefixes and greedy parsing with one step of lazy
-// evaluation, with lc=3, lp=0, pb=2. It exists because the general-purpose
+// evaluation, with lc=3, lp=0, pb=2; it searches 16 chain candidates per
+// position where xz -1 searches 8. It exists because the general-purpose
 // encoder of github.com/ulikunitz/xz allocates its dictionary and hash
 // tables anew for every stream and runs about half as fast; packing a
 // 122 MiB source tree spent most of its time there.
