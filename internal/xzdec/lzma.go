@@ -120,16 +120,13 @@ func (rc *rangeDecoder) bit(p *prob) uint32 {
 		rc.rng <<= 8
 		rc.code = rc.code<<8 | uint32(rc.next())
 	}
-	bound := (rc.rng >> probBits) * uint32(*p)
-	if rc.code < bound {
-		rc.rng = bound
-		*p += (1<<probBits - *p) >> moveBits
-		return 0
-	}
-	rc.rng -= bound
-	rc.code -= bound
-	*p -= *p >> moveBits
-	return 1
+	pv := uint32(*p)
+	bound := (rc.rng >> probBits) * pv
+	zero := uint32((int64(rc.code) - int64(bound)) >> 63) // all ones for a 0 bit
+	rc.rng = bound&zero | (rc.rng-bound)&^zero
+	rc.code -= bound &^ zero
+	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+	return ^zero & 1
 }
 
 // bitTree decodes n bits, most significant first, through the binary
@@ -150,17 +147,13 @@ func (rc *rangeDecoder) bitTree(probs []prob, n int) uint32 {
 			}
 		}
 		p := &probs[m]
-		bound := (rng >> probBits) * uint32(*p)
-		if code < bound {
-			rng = bound
-			*p += (1<<probBits - *p) >> moveBits
-			m <<= 1
-		} else {
-			rng -= bound
-			code -= bound
-			*p -= *p >> moveBits
-			m = m<<1 | 1
-		}
+		pv := uint32(*p)
+		bound := (rng >> probBits) * pv
+		zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+		rng = bound&zero | (rng-bound)&^zero
+		code -= bound &^ zero
+		*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+		m = m<<1 | ^zero&1
 	}
 	rc.rng, rc.code, rc.pos = rng, code, ip
 	return m - 1<<uint(n)
@@ -182,18 +175,15 @@ func (rc *rangeDecoder) bitTreeReverse(probs []prob, n int) uint32 {
 			}
 		}
 		p := &probs[m]
-		bound := (rng >> probBits) * uint32(*p)
-		if code < bound {
-			rng = bound
-			*p += (1<<probBits - *p) >> moveBits
-			m <<= 1
-		} else {
-			rng -= bound
-			code -= bound
-			*p -= *p >> moveBits
-			m = m<<1 | 1
-			v |= 1 << uint(i)
-		}
+		pv := uint32(*p)
+		bound := (rng >> probBits) * pv
+		zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+		rng = bound&zero | (rng-bound)&^zero
+		code -= bound &^ zero
+		*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+		b := ^zero & 1
+		m = m<<1 | b
+		v |= b << uint(i)
 	}
 	rc.rng, rc.code, rc.pos = rng, code, ip
 	return v
@@ -273,18 +263,15 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 							rc.over = true
 						}
 					}
+					// Branch-free: literal bits are hard to predict.
 					p := &probs[sym]
-					bound := (rng >> probBits) * uint32(*p)
-					if code < bound {
-						rng = bound
-						*p += (1<<probBits - *p) >> moveBits
-						sym <<= 1
-					} else {
-						rng -= bound
-						code -= bound
-						*p -= *p >> moveBits
-						sym = sym<<1 | 1
-					}
+					pv := uint32(*p)
+					bound := (rng >> probBits) * pv
+					zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+					rng = bound&zero | (rng-bound)&^zero
+					code -= bound &^ zero
+					*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+					sym = sym<<1 | ^zero&1
 				}
 				rc.rng, rc.code, rc.pos = rng, code, ip
 			} else {
@@ -311,19 +298,16 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 						}
 					}
 					p := &probs[offset+matchBit+sym]
-					bound := (rng >> probBits) * uint32(*p)
-					if code < bound {
-						rng = bound
-						*p += (1<<probBits - *p) >> moveBits
-						sym <<= 1
-						offset &^= matchBit
-					} else {
-						rng -= bound
-						code -= bound
-						*p -= *p >> moveBits
-						sym = sym<<1 | 1
-						offset = matchBit
-					}
+					pv := uint32(*p)
+					bound := (rng >> probBits) * pv
+					zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+					rng = bound&zero | (rng-bound)&^zero
+					code -= bound &^ zero
+					*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+					sym = sym<<1 | ^zero&1
+					// A 0 keeps offset unless the match bit was 1; a 1
+					// keeps it only if the match bit was 1.
+					offset = (offset&^matchBit)&zero | matchBit&^zero
 				}
 				rc.rng, rc.code, rc.pos = rng, code, ip
 			}
