@@ -50,6 +50,7 @@ type Encoder struct {
 	w       io.Writer
 	written int64 // bytes of LZMA2 data written
 	first   bool  // the next chunk is the first
+	next    byte  // control bits of the next LZMA chunk: 0xE0, 0xC0, 0xA0 or 0x80
 	start   int   // position where the current chunk starts
 	err     error
 }
@@ -153,7 +154,7 @@ func changePair(small, big uint32) bool { return small < big>>7 }
 func (e *Encoder) encode() {
 	e.m.reset()
 	e.rc.reset()
-	e.first, e.start, e.ins = true, 0, 0
+	e.first, e.next, e.start, e.ins = true, 0xE0, 0, 0
 	n := len(e.data)
 	var next match // the match found by lazy evaluation at p, if haveNext
 	haveNext := false
@@ -263,20 +264,35 @@ func (e *Encoder) emitRep(p, r, l int) int {
 	return l
 }
 
-// flushChunk ends the chunk of the bytes up to p and writes it.
+// flushChunk ends the chunk of the bytes up to p and writes it: as LZMA,
+// or stored when LZMA did not make it smaller (already compressed files
+// in a section), which decoders copy instead of decoding byte by byte.
 func (e *Encoder) flushChunk(p int) {
 	e.rc.flush()
-	u, c := p-e.start-1, len(e.rc.buf)-1
-	ctl := byte(0x80)
-	if e.first {
-		ctl = 0xE0 // dictionary reset, new properties
+	u := p - e.start
+	if len(e.rc.buf) >= u { // u <= 64 KiB: one stored chunk
+		ctl := byte(2)
+		if e.first {
+			ctl = 1 // dictionary reset
+			e.next = 0xC0
+		} else {
+			e.next = max(e.next, 0xA0)
+		}
+		e.hdr = append(e.hdr[:0], ctl, byte((u-1)>>8), byte(u-1))
+		e.write(e.hdr)
+		e.write(e.data[e.start:p])
+		// The decoder resets its state at the next LZMA chunk; so do we.
+		e.m.reset()
+	} else {
+		u, c := u-1, len(e.rc.buf)-1
+		e.hdr = append(e.hdr[:0], e.next|byte(u>>16), byte(u>>8), byte(u), byte(c>>8), byte(c))
+		if e.next >= 0xC0 {
+			e.hdr = append(e.hdr, propsByte)
+		}
+		e.write(e.hdr)
+		e.write(e.rc.buf)
+		e.next = 0x80
 	}
-	e.hdr = append(e.hdr[:0], ctl|byte(u>>16), byte(u>>8), byte(u), byte(c>>8), byte(c))
-	if e.first {
-		e.hdr = append(e.hdr, propsByte)
-	}
-	e.write(e.hdr)
-	e.write(e.rc.buf)
 	e.first, e.start = false, p
 	e.rc.reset()
 }

@@ -114,6 +114,19 @@ func TestCompresses(t *testing.T) {
 
 // TestXZTool checks the streams with xz(1), the reference decoder, when
 // it is installed (.ci/run installs it).
+// TestStoredChunks: incompressible data goes into stored LZMA2 chunks
+// (3 bytes of header per 64 KiB) instead of expanding by about 1.5% as
+// LZMA literals. (Streams mixing stored and LZMA chunks are decoded by
+// TestRoundTrip and TestXZTool: "mixed".)
+func TestStoredChunks(t *testing.T) {
+	var e Encoder
+	c := corpus(t)
+	random := c["random"]
+	if n := len(encode(t, &e, random, 1<<20)); n > len(random)+len(random)/1000+64 {
+		t.Errorf("random: %d bytes for %d", n, len(random))
+	}
+}
+
 func TestXZTool(t *testing.T) {
 	xzPath, err := exec.LookPath("xz")
 	if err != nil {
