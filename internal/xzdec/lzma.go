@@ -1,6 +1,9 @@
 package xzdec
 
-import "errors"
+import (
+	"encoding/binary"
+	"errors"
+)
 
 // errCorrupt is any inconsistency in the LZMA2 data.
 var errCorrupt = errors.New("corrupt LZMA2 data")
@@ -394,11 +397,18 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 		if d > pos-dictStart || d > dictSize || n > end-pos {
 			return errCorrupt
 		}
-		if d >= n && n > 16 {
+		switch {
+		case d >= n && n > 32:
 			copy(out[pos:pos+n], out[pos-d:])
-		} else {
-			// Short or overlapping: byte by byte (a memmove call costs
-			// more than the few bytes of a typical match).
+		case d >= 8 && pos+n+8 <= end:
+			// Eight bytes at a time, even overlapping: each word read
+			// lies wholly before the one written. The last word may run
+			// past the match into bytes decoded later.
+			for i := 0; i < n; i += 8 {
+				binary.LittleEndian.PutUint64(out[pos+i:], binary.LittleEndian.Uint64(out[pos-d+i:]))
+			}
+		default:
+			// A run (distance below 8) or the chunk's end: byte by byte.
 			src := out[pos-d : pos-d+n]
 			dst := out[pos : pos+n]
 			for i := range dst {
