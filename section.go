@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 )
 
 // Section is one section of a container opened with NewReader. It embeds its
@@ -123,8 +124,12 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			dst = append(dst[:cap(dst)], make([]byte, want-int64(cap(dst)-len(dst)))...)[:len(dst)]
 		}
 	}
-	// A small xz section decodes straight into dst.
+	// A small xz section decodes straight into dst, whose room is then
+	// reserved in full: at most maxFlatXZ bytes, whatever the header says.
 	if fd, ok := sr.dec.(*flatXZDecoder); ok {
+		if cap(dst)-len(dst) < fd.want {
+			dst = slices.Grow(dst, fd.want)
+		}
 		out, done, err := fd.decodeOnto(dst)
 		switch {
 		case err != nil:
