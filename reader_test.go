@@ -469,3 +469,26 @@ func TestWriteSection(t *testing.T) {
 	require.Equal(t, "abcd", string(d))
 	require.Equal(t, uint8(3), r.Sections[0].Type)
 }
+
+// TestFlatXZOnlyForPlausibleStreams: a small xz section is decoded whole
+// (stored bytes read into memory), but not when its stored bytes are far
+// more than its USize could need: a hostile header must not make the
+// reader load a large stream at once. Both read the same.
+func TestFlatXZOnlyForPlausibleStreams(t *testing.T) {
+	stream := xzBytes(t, payload)
+	padded := append(bytes.Clone(stream), make([]byte, 200<<10)...) // stream padding: valid .xz
+	r := open(t, buildContainer('Z', [16]byte{}, []rawSection{
+		{1, FlagXZ, stream, uint32(len(payload)), 0},
+		{1, FlagXZ, padded, uint32(len(payload)), 0},
+	}))
+	for i, wantFlat := range []bool{true, false} {
+		sr := new(sectionReader)
+		require.NoError(t, sr.init(r.Sections[i]))
+		_, flat := sr.dec.(*flatXZDecoder)
+		require.Equal(t, wantFlat, flat, "section %d", i)
+		sr.Close()
+		got, err := r.Sections[i].Data()
+		require.NoError(t, err)
+		require.Equal(t, payload, got)
+	}
+}

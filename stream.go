@@ -57,7 +57,7 @@ func (sr *sectionReader) init(s *Section) error {
 		}
 	}
 	switch {
-	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ:
+	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ && n <= flatXZStoredLimit(sr.want):
 		sr.dec = getFlatXZ(&sr.raw, int(sr.want), cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0:
 		sr.dec, err = getXZ(&sr.raw, cfg.maxXZDict)

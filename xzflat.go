@@ -13,6 +13,12 @@ import (
 // stream with a dictionary-sized window.
 const maxFlatXZ = 4 << 20
 
+// flatXZStoredLimit is the most stored bytes a section of usize bytes may
+// have to be decoded whole: the flat decoder reads them all into memory,
+// and a real stream is at most a little larger than its data (stored
+// chunks add 3 bytes per 64 KiB). A larger one streams instead.
+func flatXZStoredLimit(usize int64) int64 { return usize + usize/16 + 64<<10 }
+
 // flatXZDecoder decodes a whole .xz section on first Read into a buffer
 // it then serves. Streams it leaves to others (filters other than LZMA2,
 // SHA-256 checks, several streams), damaged streams and streams longer
