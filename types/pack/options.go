@@ -7,7 +7,7 @@ import "github.com/gobpx/bpx"
 const DefaultCacheSize = 16 << 20
 
 // DefaultMaxObjects is the largest object count a package may declare
-// (see WithMaxObjects). Each object costs about 100 bytes of memory plus
+// (see WithMaxObjects). Each object costs 64 bytes of memory plus
 // its name.
 const DefaultMaxObjects = 1 << 24
 
