@@ -99,7 +99,10 @@ func (c *command) usageError(e *env, format string, args ...any) int {
 
 func main() {
 	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: isTerminal(os.Stderr)}
-	os.Exit(run(e, os.Args[1:]))
+	stop := startCPUProfile(e)
+	code := run(e, os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 func run(e *env, args []string) int {
