@@ -215,15 +215,12 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		}
 		return err
 	case accessCached:
-		e, err := r.p.cache.get(sg.sec, s.AppendData)
+		e, err := r.cached(sg.sec, at+uint64(len(b)))
 		if err != nil {
 			return err
 		}
-		defer r.p.cache.release(e)
-		if at+uint64(len(b)) > uint64(len(e.data)) {
-			return r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sg.sec, len(e.data)), ErrObjectRange)
-		}
 		copy(b, e.data[at:])
+		r.p.cache.release(e)
 		return nil
 	}
 	r.mu.Lock()
@@ -254,6 +251,62 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	}
 	return nil
 }
+
+// cached returns the cache entry of section sec, pinned (release it), after
+// checking that it holds at least end bytes.
+func (r *ObjectReader) cached(sec int, end uint64) (*centry, error) {
+	e, err := r.p.cache.get(sec, r.p.Reader.Sections[sec].AppendData)
+	if err != nil {
+		return nil, err
+	}
+	if end > uint64(len(e.data)) {
+		r.p.cache.release(e)
+		return nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(e.data)), ErrObjectRange)
+	}
+	return e, nil
+}
+
+// WriteTo writes the rest of the object to w. An object read from the start
+// that lies within one cached section is written straight from the cache,
+// without a copy through a buffer (Unpack writes most files this way).
+func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
+	if r.closed.Load() {
+		return 0, errClosed
+	}
+	if r.pos == 0 && len(r.segs) == 1 && r.segs[0].mode == accessCached {
+		sg := &r.segs[0]
+		e, err := r.cached(sg.sec, sg.off+sg.n)
+		if err != nil {
+			return 0, err
+		}
+		n, err := w.Write(e.data[sg.off : sg.off+sg.n])
+		r.p.cache.release(e)
+		r.pos += int64(n)
+		return int64(n), err
+	}
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	var total int64
+	for {
+		k, rerr := r.Read(*bp)
+		if k > 0 {
+			m, werr := w.Write((*bp)[:k])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if rerr == io.EOF {
+			return total, nil
+		}
+		if rerr != nil {
+			return total, rerr
+		}
+	}
+}
+
+// copyBufs holds WriteTo's buffers for objects it cannot write in place.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 func (r *ObjectReader) streamErr(sg *segment, err error) error {
 	pos := r.st.pos

@@ -550,3 +550,48 @@ func TestStreamedSectionsDecodeOnce(t *testing.T) {
 	}
 	p.Close()
 }
+
+// TestObjectWriteTo: WriteTo writes an object lying in one cached section
+// straight from the cache, and any other (spanning sections, stored raw,
+// partly read) through Read; the bytes are the same either way, and
+// io.Copy from an opened file uses it.
+func TestObjectWriteTo(t *testing.T) {
+	big := bytes.Repeat([]byte("spans several sections; "), 2000)
+	m := fstest.MapFS{"small": {Data: []byte("in one section")}, "big": {Data: big}}
+	for _, c := range []Compression{Zlib, None} {
+		p := openBytes(t, pkgBytes(t, m, &WriterOptions{Compression: c, SectionSize: 8192}))
+		for name, f := range m {
+			i := slices.IndexFunc(p.Objects(), func(o Object) bool { return o.Name == name })
+			r, err := p.OpenObject(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if n, err := r.WriteTo(&buf); err != nil || n != int64(len(f.Data)) || !bytes.Equal(buf.Bytes(), f.Data) {
+				t.Errorf("%v %s: WriteTo = %d, %v", c, name, n, err)
+			}
+			if n, err := r.WriteTo(&buf); n != 0 || err != nil {
+				t.Errorf("%v %s: second WriteTo = %d, %v", c, name, n, err)
+			}
+			r.Close()
+			// Partly read first: the rest comes through Read.
+			r, _ = p.OpenObject(i)
+			head := make([]byte, 3)
+			io.ReadFull(r, head)
+			buf.Reset()
+			if _, err := r.WriteTo(&buf); err != nil || !bytes.Equal(append(head, buf.Bytes()...), f.Data) {
+				t.Errorf("%v %s: WriteTo after Read: %v", c, name, err)
+			}
+			r.Close()
+			fl, err := p.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Reset()
+			if _, err := io.Copy(&buf, fl); err != nil || !bytes.Equal(buf.Bytes(), f.Data) {
+				t.Errorf("%v %s: io.Copy from the file: %v", c, name, err)
+			}
+			fl.Close()
+		}
+	}
+}

@@ -164,7 +164,7 @@ func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dirs := &dirCache{root: root, buf: make([]byte, 128<<10)}
+			dirs := &dirCache{root: root}
 			defer dirs.close()
 			for g := range work {
 				for _, i := range g {
@@ -207,7 +207,6 @@ const dirCacheSize = 16
 type dirCache struct {
 	root *os.Root
 	ents []*dirEntry
-	buf  []byte
 }
 
 // dirEntry is one open directory of a dirCache.
@@ -315,7 +314,9 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 			root.Remove(base)
 		}
 	}()
-	n, err := io.CopyBuffer(f, io.LimitReader(r, int64(o.Size)), dirs.buf)
+	// WriteTo, not io.Copy: *os.File's ReadFrom would allocate a buffer the
+	// size of every file.
+	n, err := r.WriteTo(f)
 	if err != nil {
 		return fmt.Errorf("pack: unpacking %q: %w", o.Name, err)
 	}
