@@ -9,8 +9,8 @@ import (
 	"github.com/gobpx/bpx"
 )
 
-// ExampleNewReader opens a container held in memory (it could come from
-// go:embed) and reads its sections lazily.
+// ExampleNewReader opens a container held in memory (it could come from an
+// embedded file) and reads its sections lazily.
 func ExampleNewReader() {
 	// Make a small container to read.
 	var file bytes.Buffer

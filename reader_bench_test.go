@@ -23,10 +23,9 @@ func goSource(tb testing.TB, n int) []byte { return gocorpus.Source(n) }
 // benchFile writes a container with one section per stored form of data to
 // a temporary file and opens it: sections are read from the page cache.
 type benchFile struct {
-	f       *os.File
-	r       *Reader
-	data    []byte
-	streams map[string][]byte // stored bytes by name
+	f    *os.File
+	r    *Reader
+	data []byte
 }
 
 func newBenchFile(b *testing.B, data []byte, secs map[string]rawSection) (*benchFile, map[string]*Section) {

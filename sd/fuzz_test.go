@@ -2,6 +2,7 @@ package sd
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -16,7 +17,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(wobj(wentHash(1, []byte{12, 'a', 'b', 'c'})))
 	f.Add(wobj(went("a", warr(wu16(7), wstr("s"), wnull())), went("o", wtobj(went("x", wu8(1)))),
 		went("__debug__", warr(wstr("a"), wstr("o")))))
-	f.Add(wobj(went("f", wf64bits(0xfff8000000000123)), went("i", wi64(-5000000000)), went("g", wf32(-0.0))))
+	f.Add(wobj(went("f", wf64bits(0xfff8000000000123)), went("i", wi64(-5000000000)), went("g", wf32(float32(math.Copysign(0, -1))))))
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0})
 	if meta, err := (EncodeOptions{DebugNames: true}).Marshal(makeBenchMeta()); err == nil {
 		f.Add(meta) // exercises the struct paths of Unmarshal

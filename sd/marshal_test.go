@@ -23,31 +23,32 @@ type Inner struct {
 type everything struct {
 	Base
 	*Extra
-	B      bool
-	U8     uint8
-	U16    uint16
-	U32    uint32
-	U64    uint64
-	U      uint
-	I8     int8
-	I16    int16
-	I32    int32
-	I64    int64
-	I      int
-	F32    float32
-	F64    float64
-	S      string            `sd:"str"`
-	Tags   []string          `sd:"tags"`
-	Fixed  [2]int16          `sd:"fixed"`
-	Bytes  []byte            `sd:"bytes"`
-	Inner  Inner             `sd:"inner"`
-	Ptr    *Inner            `sd:"ptr"`
-	Map    map[string]uint16 `sd:"map"`
-	Any    any               `sd:"any"`
-	Raw    Value             `sd:"raw"`
-	Omit   string            `sd:"omit,omitempty"`
-	NilP   *Inner            `sd:"nilp"`
-	NilS   []int8            `sd:"nils"`
+	B     bool
+	U8    uint8
+	U16   uint16
+	U32   uint32
+	U64   uint64
+	U     uint
+	I8    int8
+	I16   int16
+	I32   int32
+	I64   int64
+	I     int
+	F32   float32
+	F64   float64
+	S     string            `sd:"str"`
+	Tags  []string          `sd:"tags"`
+	Fixed [2]int16          `sd:"fixed"`
+	Bytes []byte            `sd:"bytes"`
+	Inner Inner             `sd:"inner"`
+	Ptr   *Inner            `sd:"ptr"`
+	Map   map[string]uint16 `sd:"map"`
+	Any   any               `sd:"any"`
+	Raw   Value             `sd:"raw"`
+	Omit  string            `sd:"omit,omitempty"`
+	NilP  *Inner            `sd:"nilp"`
+	NilS  []int8            `sd:"nils"`
+	//lint:ignore U1000 present so that Marshal is seen to skip unexported fields
 	hidden int
 }
 

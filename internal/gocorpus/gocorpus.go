@@ -6,18 +6,38 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+	"sync"
 )
 
-// Source returns the first n bytes of the .go files under
-// $(go env GOROOT)/src in walk order, padded with generated Go-like text if
-// the tree is smaller (or missing).
+// SrcDir returns $(go env GOROOT)/src, or "" if the go command cannot say.
+func SrcDir() string {
+	srcOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if root := strings.TrimSpace(string(out)); err == nil && root != "" {
+			srcDir = filepath.Join(root, "src")
+		}
+	})
+	return srcDir
+}
+
+var (
+	srcOnce sync.Once
+	srcDir  string
+)
+
+// Source returns the first n bytes of the .go files under SrcDir in walk
+// order, padded with generated Go-like text if the tree is smaller (or
+// missing).
 func Source(n int) []byte {
 	var buf bytes.Buffer
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := SrcDir()
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if root == "" {
+			return fs.SkipAll
+		}
 		if err != nil || buf.Len() >= n {
 			return fs.SkipDir
 		}

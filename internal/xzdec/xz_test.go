@@ -8,8 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/gocorpus"
 
 	"github.com/gobpx/bpx/internal/xzenc"
 	mxz "github.com/mikelolasagasti/xz"
@@ -30,7 +31,7 @@ func inputs() map[string][]byte {
 		"mixed":  append(append(append([]byte{}, random[:50<<10]...), text[:300<<10]...), random[50<<10:]...),
 		"zeros":  make([]byte, 3<<20),
 	}
-	if src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "types", "expr.go")); err == nil {
+	if src, err := os.ReadFile(filepath.Join(gocorpus.SrcDir(), "go", "types", "expr.go")); err == nil {
 		m["go"] = src
 	}
 	return m

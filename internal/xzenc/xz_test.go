@@ -7,8 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/gocorpus"
 
 	mxz "github.com/mikelolasagasti/xz"
 	uxz "github.com/ulikunitz/xz"
@@ -47,7 +48,7 @@ func corpus(t testing.TB) map[string][]byte {
 		"floats": floats,
 		"rep":    bytes.Repeat([]byte("abcdefgh12345678"), 1000),
 	}
-	if src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "types", "expr.go")); err == nil {
+	if src, err := os.ReadFile(filepath.Join(gocorpus.SrcDir(), "go", "types", "expr.go")); err == nil {
 		m["go"] = src
 	}
 	return m

@@ -102,13 +102,8 @@ func compareTrees(t testing.TB, a, b string) {
 	}
 }
 
-// rawPackage builds a version 2 package by hand: an object table of the
-// given entries, a strings section and the data sections, all raw.
-type rawEntry struct {
-	size                uint64
-	name, start, offset uint32
-}
-
+// rawPackage builds a package container by hand from the given sections
+// (object table, strings, data, each as bytes), bypassing pack.Writer.
 func rawPackage(t testing.TB, version uint32, typeExt [16]byte, sections []rawSection) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -130,17 +125,6 @@ type rawSection struct {
 	typ  uint8
 	comp bpx.Compression
 	data []byte
-}
-
-func objectTable(entries ...rawEntry) []byte {
-	var b []byte
-	for _, e := range entries {
-		b = binary.LittleEndian.AppendUint64(b, e.size)
-		b = binary.LittleEndian.AppendUint32(b, e.name)
-		b = binary.LittleEndian.AppendUint32(b, e.start)
-		b = binary.LittleEndian.AppendUint32(b, e.offset)
-	}
-	return b
 }
 
 // draftPackage builds a version-0 draft container: 32-byte header with

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/gobpx/bpx/internal/gocorpus"
 )
 
 // TestMeasureSectionSize prints, for several target section sizes, the size
@@ -18,7 +18,10 @@ func TestMeasureSectionSize(t *testing.T) {
 	if os.Getenv("BPX_MEASURE") == "" {
 		t.Skip("set BPX_MEASURE=1 to measure section sizes")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src")
+	src := gocorpus.SrcDir()
+	if src == "" {
+		t.Skip("go env GOROOT unavailable")
+	}
 	var small []string
 	fs.WalkDir(os.DirFS(src), ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
