@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 )
 
 // Section is one section of a container opened with NewReader. It embeds its
@@ -115,21 +114,18 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 	if s.usizeKnown && !s.rd.cfg.ignoreUSize {
 		// Reserve USize, but never more than the stored bytes could
 		// plausibly expand to before they are seen: raw sections are
-		// bounded by the file, compressed ones grow as data arrives.
+		// bounded by the file, compressed ones grow as data arrives,
+		// except small xz sections decoded whole (at most maxFlatXZ).
 		want := int64(s.USize)
-		if s.Compressed() {
+		if _, flat := sr.dec.(*flatXZDecoder); s.Compressed() && !flat {
 			want = min(want, int64(s.CSize)*4+64<<10)
 		}
 		if int64(cap(dst)-len(dst)) < want {
 			dst = append(dst[:cap(dst)], make([]byte, want-int64(cap(dst)-len(dst)))...)[:len(dst)]
 		}
 	}
-	// A small xz section decodes straight into dst, whose room is then
-	// reserved in full: at most maxFlatXZ bytes, whatever the header says.
+	// A small xz section decodes straight into dst.
 	if fd, ok := sr.dec.(*flatXZDecoder); ok {
-		if cap(dst)-len(dst) < fd.want {
-			dst = slices.Grow(dst, fd.want)
-		}
 		out, done, err := fd.decodeOnto(dst)
 		switch {
 		case err != nil:

@@ -48,10 +48,8 @@ type Encoder struct {
 	ins     int    // next position to insert into the hash chain
 	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
 	w       io.Writer
-	written int64 // bytes of LZMA2 data written
-	first   bool  // the next chunk is the first
-	next    byte  // control bits of the next LZMA chunk: 0xE0, 0xC0, 0xA0 or 0x80
-	start   int   // position where the current chunk starts
+	next    byte // control bits of the next LZMA chunk: 0xE0, 0xC0, 0xA0 or 0x80
+	start   int  // position where the current chunk starts
 	err     error
 }
 
@@ -154,7 +152,7 @@ func changePair(small, big uint32) bool { return small < big>>7 }
 func (e *Encoder) encode() {
 	e.m.reset()
 	e.rc.reset()
-	e.first, e.next, e.start, e.ins = true, 0xE0, 0, 0
+	e.next, e.start, e.ins = 0xE0, 0, 0
 	n := len(e.data)
 	var next match // the match found by lazy evaluation at p, if haveNext
 	haveNext := false
@@ -272,7 +270,7 @@ func (e *Encoder) flushChunk(p int) {
 	u := p - e.start
 	if len(e.rc.buf) >= u { // u <= 64 KiB: one stored chunk
 		ctl := byte(2)
-		if e.first {
+		if e.next == 0xE0 { // the first chunk
 			ctl = 1 // dictionary reset
 			e.next = 0xC0
 		} else {
@@ -293,7 +291,7 @@ func (e *Encoder) flushChunk(p int) {
 		e.write(e.rc.buf)
 		e.next = 0x80
 	}
-	e.first, e.start = false, p
+	e.start = p
 	e.rc.reset()
 }
 
@@ -302,7 +300,6 @@ func (e *Encoder) write(b []byte) {
 		return
 	}
 	n, err := e.w.Write(b)
-	e.written += int64(n)
 	if err == nil && n < len(b) {
 		err = io.ErrShortWrite
 	}

@@ -42,7 +42,7 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 	e.prepare(data, dict)
 	defer func() { e.data, e.w = nil, nil }()
 	cw := &countWriter{w: w}
-	e.w, e.err, e.written = cw, nil, 0
+	e.w, e.err = cw, nil
 
 	// Stream header.
 	var buf [16]byte
