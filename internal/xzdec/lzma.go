@@ -26,12 +26,16 @@ const (
 
 type prob uint16
 
+// Bit trees are stored with as many spare entries as they have nodes:
+// decodeChunk loads both children of a node before its bit is known
+// (see treeBit), and the children of the last level fall there.
+
 type lenDecoder struct {
 	choice  prob
 	choice2 prob
-	low     [16][8]prob
-	mid     [16][8]prob
-	high    [256]prob
+	low     [16][16]prob
+	mid     [16][16]prob
+	high    [512]prob
 }
 
 // model is the adaptive LZMA state. Literal probabilities are sized for
@@ -41,14 +45,14 @@ type model struct {
 	reps       [4]uint32
 	lc, lp, pb uint32
 
-	literal    [0x300 << 4]prob
+	literal    [0x300<<4 + 0x100]prob // 0x100 spare: see treeBit
 	isMatch    [numStates][16]prob
 	isRep      [numStates]prob
 	isRepG0    [numStates]prob
 	isRepG1    [numStates]prob
 	isRepG2    [numStates]prob
 	isRep0Long [numStates][16]prob
-	distSlot   [lenToPosStates][1 << distSlotBits]prob
+	distSlot   [lenToPosStates][2 << distSlotBits]prob
 	distSpec   [fullDistances - endPosModel + 1]prob
 	align      [1 << alignBits]prob
 	matchLen   lenDecoder
@@ -90,7 +94,7 @@ func (m *model) reset() {
 
 // rangeDecoder reads one LZMA2 chunk's compressed bytes. Reading past them
 // yields zeros and sets over, checked when the chunk ends: the hot loop
-// needs no error path.
+// needs no error path. decodeChunk keeps this state in locals.
 type rangeDecoder struct {
 	in   []byte
 	pos  int
@@ -108,179 +112,95 @@ func (rc *rangeDecoder) init(in []byte) error {
 	return nil
 }
 
-func (rc *rangeDecoder) next() byte {
-	if rc.pos < len(rc.in) {
-		b := rc.in[rc.pos]
-		rc.pos++
-		return b
-	}
-	rc.over = true
-	return 0
-}
-
-func (rc *rangeDecoder) bit(p *prob) uint32 {
-	if rc.rng < topValue {
-		rc.rng <<= 8
-		rc.code = rc.code<<8 | uint32(rc.next())
-	}
-	pv := uint32(*p)
-	bound := (rc.rng >> probBits) * pv
-	zero := uint32((int64(rc.code) - int64(bound)) >> 63) // all ones for a 0 bit
-	rc.rng = bound&zero | (rc.rng-bound)&^zero
-	rc.code -= bound &^ zero
-	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-	return ^zero & 1
-}
-
-// bitTree decodes n bits, most significant first, through the binary
-// tree of probabilities probs. It, bitTreeReverse, direct and the literal
-// loops of decodeChunk repeat the bit step with the range coder's state in
-// locals: the compiler does not inline bit (cost 113, budget 80), and
-// sharing the step through small inlined methods on a local state struct
-// measured 13% slower overall (go test -bench Decode), the state then
-// being spilled to the stack.
-func (rc *rangeDecoder) bitTree(probs []prob, n int) uint32 {
-	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
-	m := uint32(1)
-	for range n {
-		if rng < topValue {
-			rng <<= 8
-			code <<= 8
-			if ip < len(in) {
-				code |= uint32(in[ip])
-				ip++
-			} else {
-				rc.over = true
-			}
-		}
-		p := &probs[m]
-		pv := uint32(*p)
-		bound := (rng >> probBits) * pv
-		zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-		rng = bound&zero | (rng-bound)&^zero
-		code -= bound &^ zero
-		*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-		m = m<<1 | ^zero&1
-	}
-	rc.rng, rc.code, rc.pos = rng, code, ip
-	return m - 1<<uint(n)
-}
-
-// bitTreeReverse decodes n bits, least significant first.
-func (rc *rangeDecoder) bitTreeReverse(probs []prob, n int) uint32 {
-	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
-	m, v := uint32(1), uint32(0)
-	for i := range n {
-		if rng < topValue {
-			rng <<= 8
-			code <<= 8
-			if ip < len(in) {
-				code |= uint32(in[ip])
-				ip++
-			} else {
-				rc.over = true
-			}
-		}
-		p := &probs[m]
-		pv := uint32(*p)
-		bound := (rng >> probBits) * pv
-		zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-		rng = bound&zero | (rng-bound)&^zero
-		code -= bound &^ zero
-		*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-		b := ^zero & 1
-		m = m<<1 | b
-		v |= b << uint(i)
-	}
-	rc.rng, rc.code, rc.pos = rng, code, ip
-	return v
-}
-
-func (rc *rangeDecoder) direct(n int) uint32 {
-	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
-	var v uint32
-	for range n {
-		if rng < topValue {
-			rng <<= 8
-			code <<= 8
-			if ip < len(in) {
-				code |= uint32(in[ip])
-				ip++
-			} else {
-				rc.over = true
-			}
-		}
-		rng >>= 1
-		// code >= rng: subtract and take a 1, branch-free.
-		t := (code - rng) >> 31 // 1 if code < rng
-		code -= rng & (t - 1)
-		v = v<<1 | (1 - t)
-	}
-	rc.rng, rc.code, rc.pos = rng, code, ip
-	return v
-}
-
 // finished reports whether the chunk's bytes were used exactly.
 func (rc *rangeDecoder) finished() bool {
-	if rc.rng < topValue {
-		rc.rng <<= 8
-		rc.code = rc.code<<8 | uint32(rc.next())
-	}
-	return !rc.over && rc.pos == len(rc.in) && rc.code == 0
+	_, code, ip := norm(rc.rng, rc.code, rc.pos, rc.in)
+	return !rc.over && ip == len(rc.in) && code == 0
 }
 
-func (l *lenDecoder) decode(rc *rangeDecoder, posState uint32) uint32 {
-	if rc.bit(&l.choice) == 0 {
-		return rc.bitTree(l.low[posState][:], 3)
+// norm refills the range coder: past the end of in it shifts in zeros
+// and ip keeps counting, which the chunk's end check detects.
+func norm(rng, code uint32, ip int, in []byte) (uint32, uint32, int) {
+	if rng < topValue {
+		rng <<= 8
+		code <<= 8
+		if ip < len(in) {
+			code |= uint32(in[ip])
+		}
+		ip++
 	}
-	if rc.bit(&l.choice2) == 0 {
-		return 8 + rc.bitTree(l.mid[posState][:], 3)
-	}
-	return 16 + rc.bitTree(l.high[:], 8)
+	return rng, code, ip
+}
+
+// treeBit decodes one bit at node t of a bit tree whose probability pv
+// (*p) is already loaded, and returns the next node and its probability.
+// The two children's probabilities c0 and c1 were loaded before the bit
+// was known: the next bit then waits for a select, not for a load whose
+// address depends on this bit, which shortens the chain of dependent
+// instructions each bit of a tree costs by about a third.
+func treeBit(rng, code, pv uint32, p *prob, t, c0, c1 uint32) (uint32, uint32, uint32, uint32) {
+	bound := (rng >> probBits) * pv
+	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+	return bound&zero | (rng-bound)&^zero, code - bound&^zero, t<<1 | ^zero&1, c0&zero | c1&^zero
+}
+
+// stepZero decodes one bit with probability pv (*p) and adapts it; the
+// bit comes back as a mask, all ones for a 0.
+func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
+	bound := (rng >> probBits) * pv
+	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+	return bound&zero | (rng-bound)&^zero, code - bound&^zero, zero
+}
+
+// step decodes one bit with probability *p and adapts it. It, stepZero
+// and treeBit repeat the same arithmetic: built on one another, they
+// inline worse and measured 1-2% slower.
+func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
+	pv := uint32(*p)
+	bound := (rng >> probBits) * pv
+	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
+	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
+	return bound&zero | (rng-bound)&^zero, code - bound&^zero, ^zero & 1
 }
 
 // decodeChunk decodes LZMA symbols into out[pos:end], where out[dictStart:pos]
 // is the dictionary so far and dictSize bounds distances. A match may not
 // run past end (encoders never split one across chunks; such data is
 // reported corrupt so the caller can use a general decoder).
+//
+// The range coder's state lives in locals (rng, code, ip) for the whole
+// chunk, and every bit is decoded by the inlined norm and step (treeBit in
+// bit trees): a call per bit tree, as a method on rc, spilled and reloaded
+// that state and all of this loop's variables (Go's ABI has no
+// callee-saved registers) and measured 3% slower; treeBit's early loads
+// gain another 6% (go test -bench Decode). Reverse bit trees are short
+// and did not gain from treeBit.
 func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, dictSize int) error {
 	lc, lpMask, pbMask := m.lc, uint32(1)<<m.lp-1, uint32(1)<<m.pb-1
 	state, reps := m.state, m.reps
+	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
+	var bit uint32
 	for pos < end {
 		ps := uint32(pos) & pbMask
-		if rc.bit(&m.isMatch[state][ps]) == 0 {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, bit = step(rng, code, &m.isMatch[state][ps])
+		if bit == 0 {
 			// Literal.
 			var prev uint32
 			if pos > dictStart {
 				prev = uint32(out[pos-1])
 			}
-			probs := m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x300]
+			probs := m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x400]
 			sym := uint32(1)
 			if state < 7 {
-				// The hottest loop: rc.bit by hand, state in locals.
-				rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
+				pv := uint32(probs[1])
 				for sym < 0x100 {
-					if rng < topValue {
-						rng <<= 8
-						code <<= 8
-						if ip < len(in) {
-							code |= uint32(in[ip])
-							ip++
-						} else {
-							rc.over = true
-						}
-					}
-					// Branch-free: literal bits are hard to predict.
-					p := &probs[sym]
-					pv := uint32(*p)
-					bound := (rng >> probBits) * pv
-					zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-					rng = bound&zero | (rng-bound)&^zero
-					code -= bound &^ zero
-					*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-					sym = sym<<1 | ^zero&1
+					c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+					rng, code, ip = norm(rng, code, ip, in)
+					rng, code, sym, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], sym, c0, c1)
 				}
-				rc.rng, rc.code, rc.pos = rng, code, ip
 			} else {
 				d := int(reps[0]) + 1
 				if d > pos-dictStart {
@@ -290,33 +210,26 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 				// the probabilities while its bits agree with ours.
 				mb := uint32(out[pos-d]) << 1
 				offset := uint32(0x100)
-				rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
+				matchBit := mb & offset
+				i := offset + matchBit + sym
+				pv := uint32(probs[i&0x3FF])
 				for sym < 0x100 {
-					matchBit := mb & offset
-					mb <<= 1
-					if rng < topValue {
-						rng <<= 8
-						code <<= 8
-						if ip < len(in) {
-							code |= uint32(in[ip])
-							ip++
-						} else {
-							rc.over = true
-						}
-					}
-					p := &probs[offset+matchBit+sym]
-					pv := uint32(*p)
-					bound := (rng >> probBits) * pv
-					zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-					rng = bound&zero | (rng-bound)&^zero
-					code -= bound &^ zero
-					*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-					sym = sym<<1 | ^zero&1
 					// A 0 keeps offset unless the match bit was 1; a 1
-					// keeps it only if the match bit was 1.
-					offset = (offset&^matchBit)&zero | matchBit&^zero
+					// keeps it only if the match bit was 1. The next
+					// index either way, loaded as in treeBit:
+					mb <<= 1
+					o0, o1 := offset&^matchBit, matchBit
+					i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
+					c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
+					rng, code, ip = norm(rng, code, ip, in)
+					var zero uint32
+					rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
+					sym = sym<<1 | ^zero&1
+					pv = c0&zero | c1&^zero
+					offset = o0&zero | o1&^zero
+					i = i0&zero | i1&^zero
+					matchBit = mb & offset
 				}
-				rc.rng, rc.code, rc.pos = rng, code, ip
 			}
 			out[pos] = byte(sym)
 			pos++
@@ -330,35 +243,17 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 			}
 			continue
 		}
-		var length uint32
-		if rc.bit(&m.isRep[state]) == 0 {
-			// A new distance.
-			length = m.matchLen.decode(rc, ps)
-			lenState := min(length, lenToPosStates-1)
-			slot := rc.bitTree(m.distSlot[lenState][:], distSlotBits)
-			dist := slot
-			if slot >= startPosModel {
-				footer := int(slot>>1) - 1
-				dist = (2 | slot&1) << uint(footer)
-				if slot < endPosModel {
-					dist += rc.bitTreeReverse(m.distSpec[dist-slot:], footer)
-				} else {
-					dist += rc.direct(footer-alignBits) << alignBits
-					dist += rc.bitTreeReverse(m.align[:], alignBits)
-					if dist == 0xFFFFFFFF {
-						return errCorrupt // end marker: not used in LZMA2
-					}
-				}
-			}
-			reps = [4]uint32{dist, reps[0], reps[1], reps[2]}
-			if state < 7 {
-				state = 7
-			} else {
-				state = 10
-			}
-		} else {
-			if rc.bit(&m.isRepG0[state]) == 0 {
-				if rc.bit(&m.isRep0Long[state][ps]) == 0 {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, bit = step(rng, code, &m.isRep[state])
+		lens := &m.matchLen
+		if bit == 1 {
+			lens = &m.repLen
+			rng, code, ip = norm(rng, code, ip, in)
+			rng, code, bit = step(rng, code, &m.isRepG0[state])
+			if bit == 0 {
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, bit = step(rng, code, &m.isRep0Long[state][ps])
+				if bit == 0 {
 					// Short rep: one byte at distance reps[0].
 					d := int(reps[0]) + 1
 					if d > pos-dictStart {
@@ -375,10 +270,14 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 				}
 			} else {
 				var d uint32
-				if rc.bit(&m.isRepG1[state]) == 0 {
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, bit = step(rng, code, &m.isRepG1[state])
+				if bit == 0 {
 					d = reps[1]
 				} else {
-					if rc.bit(&m.isRepG2[state]) == 0 {
+					rng, code, ip = norm(rng, code, ip, in)
+					rng, code, bit = step(rng, code, &m.isRepG2[state])
+					if bit == 0 {
 						d = reps[2]
 					} else {
 						d = reps[3]
@@ -389,14 +288,87 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 				reps[1] = reps[0]
 				reps[0] = d
 			}
-			length = m.repLen.decode(rc, ps)
-			if state < 7 {
-				state = 8
+		}
+		// The length: 3 bits (0-7), choice2 and 3 bits (8-15), or 8 bits
+		// (16-271), each through a bit tree.
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, bit = step(rng, code, &lens.choice)
+		var tree []prob
+		base, n := uint32(0), 3
+		if bit == 0 {
+			tree = lens.low[ps][:]
+		} else {
+			rng, code, ip = norm(rng, code, ip, in)
+			rng, code, bit = step(rng, code, &lens.choice2)
+			if bit == 0 {
+				tree, base = lens.mid[ps][:], 8
 			} else {
-				state = 11
+				tree, base, n = lens.high[:], 16, 8
 			}
 		}
-		n := int(length) + minMatchLen
+		t := uint32(1)
+		pv := uint32(tree[1])
+		for range n {
+			c0, c1 := uint32(tree[t<<1&0x1FE]), uint32(tree[t<<1&0x1FE|1])
+			rng, code, ip = norm(rng, code, ip, in)
+			rng, code, t, pv = treeBit(rng, code, pv, &tree[t&0x1FF], t, c0, c1)
+		}
+		length := base + t - 1<<uint(n)
+		if lens == &m.matchLen {
+			// A new distance: a 6-bit slot, then reverse bit trees and
+			// direct bits for its low bits.
+			slotTree := &m.distSlot[min(length, lenToPosStates-1)]
+			t, pv = 1, uint32(slotTree[1])
+			for range distSlotBits {
+				c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, t, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], t, c0, c1)
+			}
+			slot := t - 1<<distSlotBits
+			dist := slot
+			if slot >= startPosModel {
+				footer := int(slot>>1) - 1
+				dist = (2 | slot&1) << uint(footer)
+				var rev []prob
+				if slot < endPosModel {
+					rev = m.distSpec[dist-slot:]
+				} else {
+					// Direct bits, then the 4 low bits through align.
+					var v uint32
+					for range footer - alignBits {
+						rng, code, ip = norm(rng, code, ip, in)
+						rng >>= 1
+						// code >= rng: subtract and take a 1, branch-free.
+						b := (code - rng) >> 31 // 1 if code < rng
+						code -= rng & (b - 1)
+						v = v<<1 | (1 - b)
+					}
+					dist += v << alignBits
+					rev, footer = m.align[:], alignBits
+				}
+				t = 1
+				for i := range footer {
+					rng, code, ip = norm(rng, code, ip, in)
+					rng, code, bit = step(rng, code, &rev[t])
+					t = t<<1 | bit
+					dist += bit << uint(i)
+				}
+				if dist == 0xFFFFFFFF {
+					return errCorrupt // end marker: not used in LZMA2
+				}
+			}
+			reps = [4]uint32{dist, reps[0], reps[1], reps[2]}
+			if state < 7 {
+				state = 7
+			} else {
+				state = 10
+			}
+		} else if state < 7 {
+			state = 8
+		} else {
+			state = 11
+		}
+		n = int(length) + minMatchLen
 		d := int(reps[0]) + 1
 		if d > pos-dictStart || d > dictSize || n > end-pos {
 			return errCorrupt
@@ -422,5 +394,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 		pos += n
 	}
 	m.state, m.reps = state, reps
+	rc.rng, rc.code, rc.pos = rng, code, min(ip, len(in))
+	rc.over = ip > len(in)
 	return nil
 }
