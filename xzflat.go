@@ -8,7 +8,7 @@ import (
 )
 
 // maxFlatXZ is the largest xz section (uncompressed) decoded whole by
-// internal/xzdec, about 1.5x as fast as the streaming decoder. A reader
+// internal/xzdec, about 1.6x as fast as the streaming decoder. A reader
 // of such a section holds its stored and decoded bytes; larger sections
 // stream with a dictionary-sized window.
 const maxFlatXZ = 4 << 20
