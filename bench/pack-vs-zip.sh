@@ -128,14 +128,21 @@ for corpus in $corpora; do
 	m_unpack=$(rss "$bpx" unpack -q -C "$work/m" "$x")
 	rm -rf "$work/m" "$work/m.bpx"
 
+	# The issue's goals are set for the Go source tree; other corpora
+	# (the synthetic one) are measured without goals.
+	if [ "$corpus" = "$(go env GOROOT)/src" ]; then
+		goal() { echo "$1"; }
+	else
+		goal() { echo "-"; }
+	fi
 	printf '%-34s %10s %10s %8s   %s\n' operation bpx zip ratio goal
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz (s)" "$t_xz" "$t_zip" "$(ratio "$t_xz" "$t_zip")" "<= 1.10"
-	printf '%-34s %10d %10d %8s   %s\n' "pack xz size (bytes)" "$s_xz" "$s_zip" "$(ratio "$s_xz" "$s_zip")" "<= 0.75"
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack zlib (s)" "$t_zl" "$t_zip" "$(ratio "$t_zl" "$t_zip")" "<= 0.50"
-	printf '%-34s %10d %10d %8s   %s\n' "pack zlib size (bytes)" "$s_zl" "$s_zip" "$(ratio "$s_zl" "$s_zip")" "< 1"
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack xz (s)" "$t_unxz" "$t_unzip" "$(ratio "$t_unxz" "$t_unzip")" "<= 0.75"
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack zlib (s)" "$t_unzl" "$t_unzip" "$(ratio "$t_unzl" "$t_unzip")" "<= 0.67"
-	printf '%-34s %10.4f %10.4f %8s   %s\n' "read one small file (s)" "$t_cat" "$t_p" "$(ratio "$t_cat" "$t_p")" "<= 10"
-	printf '%-34s %10.4f %10.4f %8s   %s\n' "open + list (s)" "$t_ls" "$t_l" "$(ratio "$t_ls" "$t_l")" "<= 0.12"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz (s)" "$t_xz" "$t_zip" "$(ratio "$t_xz" "$t_zip")" "$(goal '<= 1.10')"
+	printf '%-34s %10d %10d %8s   %s\n' "pack xz size (bytes)" "$s_xz" "$s_zip" "$(ratio "$s_xz" "$s_zip")" "$(goal '<= 0.75')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack zlib (s)" "$t_zl" "$t_zip" "$(ratio "$t_zl" "$t_zip")" "$(goal '<= 0.50')"
+	printf '%-34s %10d %10d %8s   %s\n' "pack zlib size (bytes)" "$s_zl" "$s_zip" "$(ratio "$s_zl" "$s_zip")" "$(goal '< 1')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack xz (s)" "$t_unxz" "$t_unzip" "$(ratio "$t_unxz" "$t_unzip")" "$(goal '<= 0.75')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack zlib (s)" "$t_unzl" "$t_unzip" "$(ratio "$t_unzl" "$t_unzip")" "$(goal '<= 0.67')"
+	printf '%-34s %10.4f %10.4f %8s   %s\n' "read one small file (s)" "$t_cat" "$t_p" "$(ratio "$t_cat" "$t_p")" "$(goal '<= 10')"
+	printf '%-34s %10.4f %10.4f %8s   %s\n' "open + list (s)" "$t_ls" "$t_l" "$(ratio "$t_ls" "$t_l")" "$(goal '<= 0.12')"
 	printf '%-34s %10s %10s\n' "peak RSS pack / unpack xz (MiB)" "$m_pack" "$m_unpack"
 done
