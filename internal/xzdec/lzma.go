@@ -93,21 +93,21 @@ func (m *model) reset() {
 }
 
 // rangeDecoder reads one LZMA2 chunk's compressed bytes. Reading past them
-// yields zeros and sets over, checked when the chunk ends: the hot loop
-// needs no error path. decodeChunk keeps this state in locals.
+// yields zeros while pos keeps counting, so the check at the chunk's end
+// (pos == len(in)) catches it: the hot loop needs no error path.
+// decodeChunk keeps this state in locals.
 type rangeDecoder struct {
 	in   []byte
 	pos  int
 	rng  uint32
 	code uint32
-	over bool
 }
 
 func (rc *rangeDecoder) init(in []byte) error {
 	if len(in) < 5 || in[0] != 0 {
 		return errCorrupt
 	}
-	rc.in, rc.pos, rc.rng, rc.over = in, 5, 0xFFFFFFFF, false
+	rc.in, rc.pos, rc.rng = in, 5, 0xFFFFFFFF
 	rc.code = uint32(in[1])<<24 | uint32(in[2])<<16 | uint32(in[3])<<8 | uint32(in[4])
 	return nil
 }
@@ -115,7 +115,7 @@ func (rc *rangeDecoder) init(in []byte) error {
 // finished reports whether the chunk's bytes were used exactly.
 func (rc *rangeDecoder) finished() bool {
 	_, code, ip := norm(rc.rng, rc.code, rc.pos, rc.in)
-	return !rc.over && ip == len(rc.in) && code == 0
+	return ip == len(rc.in) && code == 0
 }
 
 // norm refills the range coder: past the end of in it shifts in zeros
@@ -394,7 +394,6 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 		pos += n
 	}
 	m.state, m.reps = state, reps
-	rc.rng, rc.code, rc.pos = rng, code, min(ip, len(in))
-	rc.over = ip > len(in)
+	rc.rng, rc.code, rc.pos = rng, code, ip
 	return nil
 }
