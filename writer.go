@@ -110,7 +110,7 @@ func (w *Writer) SectionCount() int { return len(w.entries) }
 
 // maxWriterSections is the largest section count SectionNum can hold; a
 // variable so that tests can lower it.
-var maxWriterSections = math.MaxUint32
+var maxWriterSections int64 = math.MaxUint32
 
 var errWriterClosed = errors.New("bpx: writer is closed")
 
@@ -154,7 +154,7 @@ func (w *Writer) newEntry(typ uint8) (*wentry, error) {
 	if err := w.failure(); err != nil {
 		return nil, err
 	}
-	if len(w.entries) >= maxWriterSections {
+	if int64(len(w.entries)) >= maxWriterSections {
 		return nil, fmt.Errorf("%w: more than %d sections", ErrTooLarge, maxWriterSections)
 	}
 	e := &wentry{index: len(w.entries), hdr: SectionHeader{Type: typ}}

@@ -28,7 +28,7 @@ func TestSectionLargerThanU32IsTooLarge(t *testing.T) {
 }
 
 func TestTooManySections(t *testing.T) {
-	defer func(n int) { maxWriterSections = n }(maxWriterSections)
+	defer func(n int64) { maxWriterSections = n }(maxWriterSections)
 	maxWriterSections = 3
 	w := NewWriter(io.Discard)
 	for i := range 3 {

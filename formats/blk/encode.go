@@ -322,7 +322,7 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 			binary.LittleEndian.PutUint32(rec[4:], pay.add(tmp))
 		}
 	}
-	if len(pay.data) >= 1<<31 {
+	if int64(len(pay.data)) >= 1<<31 {
 		return nil, encodeErrf("payload of %d bytes exceeds 2 GiB", len(pay.data))
 	}
 

@@ -34,7 +34,7 @@ func Read(r io.Reader) (*File, error) {
 	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileSize+1-HeaderSize)); err != nil {
 		return nil, err
 	}
-	if buf.Len() > MaxFileSize {
+	if int64(buf.Len()) > MaxFileSize {
 		return nil, fmt.Errorf("bo3d: more than %d bytes: %w", int64(MaxFileSize), ErrTooLarge)
 	}
 	return Decode(buf.Bytes())

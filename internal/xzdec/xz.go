@@ -17,6 +17,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"hash/crc64"
+	"math"
 	"sync"
 )
 
@@ -237,7 +238,9 @@ func parseBlockHeader(h []byte, size int) (dict int, csize, usize int64, err err
 		}
 	}
 	if db == 40 {
-		return 1<<32 - 1, csize, usize, nil
+		// 4 GiB - 1, or the largest int where int has 32 bits: no
+		// limit accepts a dictionary that large anyway.
+		return min(1<<32-1, math.MaxInt), csize, usize, nil
 	}
 	return (2 | int(db)&1) << (db/2 + 11), csize, usize, nil
 }

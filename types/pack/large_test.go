@@ -167,7 +167,7 @@ func TestObjectOver4GiB(t *testing.T) {
 		}
 	}
 	if total != size {
-		t.Errorf("read %d bytes, want %d", total, size)
+		t.Errorf("read %d bytes, want %d", total, int64(size))
 	}
 	t.Logf("read back in %v", time.Since(t0))
 }

@@ -78,7 +78,7 @@ func (p *Pack) build() (strs, tab, ext []byte, err error) {
 		if sh.Stage > StagePixel {
 			return nil, nil, nil, invalidf("shader %d has unknown stage %v", i, sh.Stage)
 		}
-		if len(sh.Data) >= math.MaxUint32 {
+		if uint64(len(sh.Data)) >= math.MaxUint32 {
 			return nil, nil, nil, invalidf("shader %d of %d bytes does not fit a section", i, len(sh.Data))
 		}
 	}

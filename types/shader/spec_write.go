@@ -27,7 +27,7 @@ func (p *SpecPack) Validate() error {
 	}
 	shaders := make(map[*SpecShader]bool, len(p.Shaders))
 	for i, sh := range p.Shaders {
-		if sh == nil || len(sh.Data) > math.MaxUint32 {
+		if sh == nil || uint64(len(sh.Data)) > math.MaxUint32 {
 			return invalidf("shader %d is nil or larger than a section", i)
 		}
 		shaders[sh] = true
