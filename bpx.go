@@ -159,7 +159,11 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 }
 
 func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
-	rd.r, rd.size, rd.cfg = r, size, newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
+	rd.r, rd.size, rd.cfg = r, size, cfg
 	var hb [MainHeaderSize]byte
 	if size < 24 {
 		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("file of %d bytes is too short for a BPX header", size)}

@@ -14,7 +14,8 @@ import (
 func ExampleNewReader() {
 	// Make a small container to read.
 	var file bytes.Buffer
-	w := bpx.NewWriter(&file, bpx.WithType('Z'))
+	w := bpx.NewWriter(&file)
+	w.SetType('Z')
 	for _, text := range []string{"first section", "second section"} {
 		sw, err := w.CreateSection(1, bpx.SectionOptions{Compression: bpx.CompressZlib, Checksum: bpx.ChecksumCRC32})
 		if err != nil {

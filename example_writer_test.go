@@ -12,7 +12,8 @@ import (
 
 func ExampleNewWriter() {
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType('Z'))
+	w := bpx.NewWriter(&buf)
+	w.SetType('Z')
 
 	// A small section: below the threshold it is stored raw.
 	s, err := w.CreateSection(1, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32})
@@ -56,7 +57,8 @@ func ExampleNewWriter() {
 func ExampleRewrite() {
 	// A container with two sections.
 	var orig bytes.Buffer
-	w := bpx.NewWriter(&orig, bpx.WithType('P'))
+	w := bpx.NewWriter(&orig)
+	w.SetType('P')
 	for i, text := range []string{"texture data", "old script"} {
 		s, _ := w.CreateSection(uint8(i+1), bpx.SectionOptions{Checksum: bpx.ChecksumCRC32})
 		io.WriteString(s, text)

@@ -52,7 +52,9 @@ func FuzzReader(f *testing.F) {
 		}
 		// Re-write what parsed and read it back.
 		var out bytes.Buffer
-		w := NewWriter(&out, WithType(r.Header.Type), WithTypeExt(r.Header.TypeExt))
+		w := NewWriter(&out)
+		w.SetType(r.Header.Type)
+		w.SetTypeExt(r.Header.TypeExt)
 		for i, s := range goodSecs {
 			sw, err := w.CreateSection(s.Type, SectionOptions{Checksum: ChecksumCRC32})
 			if err != nil {

@@ -1,6 +1,9 @@
 package bpx
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Default limits applied by NewReader. Each can be changed with an Option.
 const (
@@ -20,8 +23,12 @@ const (
 	DefaultMaxXZDictionary = 64 << 20
 )
 
-// Option configures NewReader and OpenReader.
-type Option func(*config)
+// Option configures NewReader and OpenReader. Options follow one idiom
+// across this module: functional options named WithX(value) for settings
+// and a verb phrase for switches, checked when the call applies them; a
+// value outside an option's documented range makes that call fail before
+// it reads anything.
+type Option func(*config) error
 
 type config struct {
 	maxSections    int
@@ -32,42 +39,69 @@ type config struct {
 	ignoreUSize    bool
 }
 
-func newConfig(opts []Option) config {
+func newConfig(opts []Option) (config, error) {
 	c := config{
 		maxSections:    DefaultMaxSections,
 		maxSectionSize: DefaultMaxSectionSize,
 		maxXZDict:      DefaultMaxXZDictionary,
 	}
 	for _, o := range opts {
-		o(&c)
+		if err := o(&c); err != nil {
+			return c, err
+		}
 	}
-	return c
+	return c, nil
+}
+
+// optionError returns the error of an option given a value outside its
+// range.
+func optionError(option string, value any, want string) error {
+	return fmt.Errorf("bpx: %s(%v): %s", option, value, want)
 }
 
 // WithMaxSections sets the largest section count accepted (ErrTooLarge
-// above it).
-func WithMaxSections(n int) Option { return func(c *config) { c.maxSections = n } }
+// above it). n must not be negative.
+func WithMaxSections(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return optionError("WithMaxSections", n, "negative count")
+		}
+		c.maxSections = n
+		return nil
+	}
+}
 
 // WithMaxSectionSize sets the largest uncompressed size a section may have
-// (or, with IgnoreUSize, decode to) before reading it fails with ErrTooLarge.
-func WithMaxSectionSize(n int64) Option { return func(c *config) { c.maxSectionSize = n } }
+// (or, with IgnoreUSize, decode to) before reading it fails with
+// ErrTooLarge. n must not be negative.
+func WithMaxSectionSize(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return optionError("WithMaxSectionSize", n, "negative size")
+		}
+		c.maxSectionSize = n
+		return nil
+	}
+}
 
 // WithMaxXZDictionary sets the largest LZMA2 dictionary an xz section may
 // declare; a larger one fails with ErrTooLarge before anything is
 // allocated for it.
-func WithMaxXZDictionary(n uint32) Option { return func(c *config) { c.maxXZDict = n } }
+func WithMaxXZDictionary(n uint32) Option {
+	return func(c *config) error { c.maxXZDict = n; return nil }
+}
 
 // SkipChecksums disables every checksum check: the header checksum at open
 // and the section checksums while reading (like the reference SDK's
 // skip_checksum option).
-func SkipChecksums() Option { return func(c *config) { c.skipChecksums = true } }
+func SkipChecksums() Option { return func(c *config) error { c.skipChecksums = true; return nil } }
 
 // AllowAnyVersion makes NewReader read a container whose Version is not 1
 // or 2 with the version 1/2 layout instead of failing with ErrUnsupported.
-func AllowAnyVersion() Option { return func(c *config) { c.anyVersion = true } }
+func AllowAnyVersion() Option { return func(c *config) error { c.anyVersion = true; return nil } }
 
 // IgnoreUSize makes compressed sections decode to whatever their stream
 // holds, as the reference SDK does, instead of failing when the output is
 // longer or shorter than the header's USize. Output stays bounded by
 // WithMaxSectionSize.
-func IgnoreUSize() Option { return func(c *config) { c.ignoreUSize = true } }
+func IgnoreUSize() Option { return func(c *config) error { c.ignoreUSize = true; return nil } }

@@ -158,9 +158,9 @@ func (e *Editor) SetTypeExt(ext [16]byte) { e.typeExt = &ext }
 // Rewrite writes to dst a container derived from src: edit (if not nil)
 // removes, replaces, inserts or appends sections through the Editor, and
 // every section it leaves alone is copied byte for byte with CopySection,
-// without recompression. The main header's Type, TypeExt and Version come
-// from src (a version other than 1 or 2 becomes CurrentVersion), then from
-// opts, then from the Editor. src must stay readable until Rewrite returns.
+// without recompression. The main header's Type and TypeExt come from src
+// unless the Editor sets them; its Version comes from src (a version other
+// than 1 or 2 becomes CurrentVersion) unless opts set it. src must stay readable until Rewrite returns.
 //
 // To modify a file in place, combine it with SaveFile, which replaces the
 // file only once the new container is completely written.
@@ -178,8 +178,9 @@ func Rewrite(dst io.Writer, src *Reader, edit func(e *Editor) error, opts ...Wri
 	if version != Version1 && version != Version2 {
 		version = CurrentVersion
 	}
-	base := []WriterOption{WithType(src.Header.Type), WithTypeExt(src.Header.TypeExt), WithVersion(version)}
-	w := NewWriter(dst, append(base, opts...)...)
+	w := NewWriter(dst, append([]WriterOption{WithVersion(version)}, opts...)...)
+	w.SetType(src.Header.Type)
+	w.SetTypeExt(src.Header.TypeExt)
 	if ed.typ != nil {
 		w.SetType(*ed.typ)
 	}

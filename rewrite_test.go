@@ -38,7 +38,7 @@ func rewriteSource(t *testing.T) (*bpx.Reader, []testSection) {
 		{typ: 3, o: bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, data: []byte("raw")},
 		{typ: 4, o: bpx.SectionOptions{Checksum: bpx.ChecksumWeak}},
 	}
-	return openBytes(t, writeContainer(t, secs, bpx.WithType('P'), bpx.WithTypeExt([16]byte{7}))), secs
+	return openBytes(t, writeTypedContainer(t, 'P', [16]byte{7}, secs)), secs
 }
 
 func TestRewriteWithoutEditsIsIdentical(t *testing.T) {

@@ -94,10 +94,10 @@ func TestSaveFileReplacesAndKeepsMode(t *testing.T) {
 func TestRewriteInPlaceWithSaveFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "mod.bpx")
-	first := writeContainer(t, []testSection{
+	first := writeTypedContainer(t, 'P', [16]byte{}, []testSection{
 		{typ: 1, o: bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32}, data: textData(40000, 5)},
 		{typ: 2, data: []byte("replace me")},
-	}, bpx.WithType('P'))
+	})
 	if err := os.WriteFile(name, first, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -74,19 +74,28 @@ func (e *wentry) storedSize() int64 {
 // NewWriter returns a Writer that writes a container to w when Close is
 // called. Options set the main header fields and the writer's resources.
 func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
-	cfg := newWriterConfig(opts)
-	return &Writer{
+	cfg, err := newWriterConfig(opts)
+	cfg.concurrency = max(cfg.concurrency, 1)
+	bw := &Writer{
 		dst:    w,
 		cfg:    cfg,
 		slots:  make(chan struct{}, cfg.concurrency),
 		shared: spool.NewShared(cfg.tempDir),
 	}
+	if err != nil {
+		bw.fail(err)
+	}
+	return bw
 }
 
-// SetType sets the main header's Type byte. It may be called until Close.
+// SetType sets the main header's Type byte (default 0, like the
+// reference's raw containers). It may be called until Close; it is the
+// one way to set the Type, so that the packages of section types can set
+// it on a Writer they are given.
 func (w *Writer) SetType(t uint8) { w.cfg.typ = t }
 
-// SetTypeExt sets the main header's TypeExt. It may be called until Close.
+// SetTypeExt sets the main header's TypeExt (default all zero). It may be
+// called until Close.
 func (w *Writer) SetTypeExt(ext [16]byte) { w.cfg.typeExt = ext }
 
 // WriteSection adds a section holding the concatenation of data, stored as
@@ -300,11 +309,6 @@ func (w *Writer) Close() error {
 	w.endSection()
 	w.wg.Wait()
 	err := w.failure()
-	if err == nil && w.cfg.version != Version1 && w.cfg.version != Version2 {
-		// Version 0 readers expect the draft layout, later ones are
-		// unknown: neither is what this Writer writes.
-		err = fmt.Errorf("%w: writing version %d (only 1 and 2)", ErrUnsupported, w.cfg.version)
-	}
 	if err == nil {
 		err = w.writeOut()
 	}

@@ -120,12 +120,13 @@ while True:
 // and empty.
 var foxSentence = []byte("The quick brown fox jumps over the lazy dog")
 
-func containerChecksOptions() []bpx.WriterOption {
+// containerChecksExt is the TypeExt of container_checks.bpx (Type 'Z').
+func containerChecksExt() [16]byte {
 	var ext [16]byte
 	for i := range ext {
 		ext[i] = byte(i + 1)
 	}
-	return []bpx.WriterOption{bpx.WithType('Z'), bpx.WithTypeExt(ext)}
+	return ext
 }
 
 func TestReferenceLayoutContainerChecks(t *testing.T) {
@@ -138,7 +139,9 @@ func TestReferenceLayoutContainerChecks(t *testing.T) {
 	// With the xz section copied from the reference file, the whole file
 	// must come out byte for byte.
 	var out bytes.Buffer
-	w := bpx.NewWriter(&out, containerChecksOptions()...)
+	w := bpx.NewWriter(&out)
+	w.SetType('Z')
+	w.SetTypeExt(containerChecksExt())
 	for i, k := range []bpx.Checksum{bpx.ChecksumNone, bpx.ChecksumWeak, bpx.ChecksumCRC32} {
 		sw, err := w.CreateSection(uint8(i+1), bpx.SectionOptions{Checksum: k, Threshold: bpx.DefaultThreshold, Compression: bpx.CompressXZ})
 		if err != nil {
@@ -162,13 +165,13 @@ func TestReferenceLayoutContainerChecks(t *testing.T) {
 	// With our own xz section (which falls back to raw: 43 bytes do not
 	// shrink), sections 1, 2, 3 and 5 keep the reference's table entries
 	// (5 apart from its Pointer) and data.
-	own := writeContainer(t, []testSection{
+	own := writeTypedContainer(t, 'Z', containerChecksExt(), []testSection{
 		{typ: 1, o: bpx.SectionOptions{}, data: foxSentence},
 		{typ: 2, o: bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, data: foxSentence},
 		{typ: 3, o: bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, data: foxSentence},
 		{typ: 4, o: bpx.SectionOptions{Checksum: bpx.ChecksumCRC32, Compression: bpx.CompressXZ}, data: foxSentence},
 		{typ: 5, o: bpx.SectionOptions{Checksum: bpx.ChecksumWeak}},
-	}, containerChecksOptions()...)
+	})
 	checkLayout(t, own)
 	if !bytes.Equal(own[:4], want[:4]) || !bytes.Equal(own[16:40], want[16:40]) {
 		t.Errorf("main header differs beyond checksum and FileSize:\n got %x\nwant %x", own[:40], want[:40])

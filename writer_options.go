@@ -136,8 +136,11 @@ const (
 	DefaultMemoryLimit = 64 << 20
 )
 
-// WriterOption configures NewWriter (and Rewrite).
-type WriterOption func(*writerConfig)
+// WriterOption configures NewWriter (and Rewrite), in the idiom of Option:
+// a value outside an option's range makes the Writer fail, with the
+// option's error, at the first CreateSection, WriteSection, CopySection or
+// Close.
+type WriterOption func(*writerConfig) error
 
 type writerConfig struct {
 	typ            uint8
@@ -149,7 +152,7 @@ type writerConfig struct {
 	concurrency    int
 }
 
-func newWriterConfig(opts []WriterOption) writerConfig {
+func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 	c := writerConfig{
 		version:        CurrentVersion,
 		spoolThreshold: DefaultSpoolThreshold,
@@ -157,45 +160,70 @@ func newWriterConfig(opts []WriterOption) writerConfig {
 		concurrency:    runtime.GOMAXPROCS(0),
 	}
 	for _, o := range opts {
-		o(&c)
+		if err := o(&c); err != nil {
+			return c, err
+		}
 	}
-	c.concurrency = max(c.concurrency, 1)
-	c.spoolThreshold = max(c.spoolThreshold, 0)
-	c.memoryLimit = max(c.memoryLimit, 0)
-	return c
+	return c, nil
 }
 
-// WithType sets the main header's Type byte (default 0, like the
-// reference's raw containers). Writer.SetType changes it later.
-func WithType(t uint8) WriterOption { return func(c *writerConfig) { c.typ = t } }
-
-// WithTypeExt sets the main header's TypeExt (default all zero).
-func WithTypeExt(ext [16]byte) WriterOption { return func(c *writerConfig) { c.typeExt = ext } }
-
 // WithVersion sets the main header's Version (default CurrentVersion, 2).
-// The layout written is the same for versions 1 and 2; Close fails with
-// ErrUnsupported for any other version.
-func WithVersion(v uint32) WriterOption { return func(c *writerConfig) { c.version = v } }
+// The layout written is the same for versions 1 and 2; any other version
+// is an error matching ErrUnsupported.
+func WithVersion(v uint32) WriterOption {
+	return func(c *writerConfig) error {
+		if v != Version1 && v != Version2 {
+			return fmt.Errorf("%w: writing version %d (only 1 and 2)", ErrUnsupported, v)
+		}
+		c.version = v
+		return nil
+	}
+}
 
 // WithSpoolThreshold sets how many bytes of one section body (as written,
 // and again as compressed) are kept in memory before the body moves to a
-// temporary file (default DefaultSpoolThreshold). 0 (or less) spools
-// every non-empty body to disk.
+// temporary file (default DefaultSpoolThreshold). 0 spools every
+// non-empty body to disk; n must not be negative.
 func WithSpoolThreshold(n int64) WriterOption {
-	return func(c *writerConfig) { c.spoolThreshold = n }
+	return func(c *writerConfig) error {
+		if n < 0 {
+			return optionError("WithSpoolThreshold", n, "negative size")
+		}
+		c.spoolThreshold = n
+		return nil
+	}
 }
 
 // WithMemoryLimit sets how many bytes of finished in-memory section bodies
 // wait in memory for Close (default DefaultMemoryLimit); bodies beyond it
-// are appended to one temporary file. 0 (or less) keeps none in memory.
-func WithMemoryLimit(n int64) WriterOption { return func(c *writerConfig) { c.memoryLimit = n } }
+// are appended to one temporary file. 0 keeps none in memory; n must not
+// be negative.
+func WithMemoryLimit(n int64) WriterOption {
+	return func(c *writerConfig) error {
+		if n < 0 {
+			return optionError("WithMemoryLimit", n, "negative size")
+		}
+		c.memoryLimit = n
+		return nil
+	}
+}
 
 // WithTempDir sets the directory of the temporary files (default
 // os.TempDir()).
-func WithTempDir(dir string) WriterOption { return func(c *writerConfig) { c.tempDir = dir } }
+func WithTempDir(dir string) WriterOption {
+	return func(c *writerConfig) error { c.tempDir = dir; return nil }
+}
 
 // WithConcurrency sets how many sections are compressed at the same time
-// (default GOMAXPROCS; less than 1 means 1). 1 still compresses a
+// (default GOMAXPROCS); n must be at least 1. 1 still compresses a
 // finished section while the caller writes the next one. Each worker holds
 // up to two bodies' worth of WithSpoolThreshold in memory.
-func WithConcurrency(n int) WriterOption { return func(c *writerConfig) { c.concurrency = n } }
+func WithConcurrency(n int) WriterOption {
+	return func(c *writerConfig) error {
+		if n < 1 {
+			return optionError("WithConcurrency", n, "fewer than 1 worker")
+		}
+		c.concurrency = n
+		return nil
+	}
+}

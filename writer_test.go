@@ -39,8 +39,17 @@ func randomData(n int, seed uint64) []byte {
 // the container.
 func writeContainer(t testing.TB, secs []testSection, opts ...bpx.WriterOption) []byte {
 	t.Helper()
+	return writeTypedContainer(t, 0, [16]byte{}, secs, opts...)
+}
+
+// writeTypedContainer is writeContainer for a container of Type typ and
+// TypeExt ext.
+func writeTypedContainer(t testing.TB, typ uint8, ext [16]byte, secs []testSection, opts ...bpx.WriterOption) []byte {
+	t.Helper()
 	var out bytes.Buffer
 	w := bpx.NewWriter(&out, opts...)
+	w.SetType(typ)
+	w.SetTypeExt(ext)
 	for i, s := range secs {
 		sw, err := w.CreateSection(s.typ, s.o)
 		if err != nil {
@@ -178,7 +187,7 @@ func TestRoundTripEveryCompressionAndChecksum(t *testing.T) {
 			}
 		}
 	}
-	b := writeContainer(t, secs, bpx.WithType('Z'), bpx.WithTypeExt([16]byte{1, 2, 3}))
+	b := writeTypedContainer(t, 'Z', [16]byte{1, 2, 3}, secs)
 	layout := checkLayout(t, b)
 	r := openBytes(t, b)
 	if r.Header.Type != 'Z' || r.Header.TypeExt != [16]byte{1, 2, 3} || r.Header.Version != 2 {
@@ -296,7 +305,7 @@ func TestEmptySectionsLikeReference(t *testing.T) {
 	// pkg_empty.bpx: two empty weak sections, both pointing at the end
 	// of an 88-byte file.
 	o := bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumWeak, Threshold: bpx.DefaultThreshold}
-	b := writeContainer(t, []testSection{{typ: 2, o: o}, {typ: 255, o: o}}, bpx.WithType('P'))
+	b := writeTypedContainer(t, 'P', [16]byte{}, []testSection{{typ: 2, o: o}, {typ: 255, o: o}})
 	if len(b) != 88 {
 		t.Fatalf("%d bytes, want 88", len(b))
 	}
@@ -454,7 +463,8 @@ func TestWriterMisuse(t *testing.T) {
 
 func TestSetTypeUntilClose(t *testing.T) {
 	var out bytes.Buffer
-	w := bpx.NewWriter(&out, bpx.WithType('A'), bpx.WithVersion(1))
+	w := bpx.NewWriter(&out, bpx.WithVersion(1))
+	w.SetType('A')
 	sw, _ := w.CreateSection(1, bpx.SectionOptions{})
 	sw.Write([]byte("x"))
 	w.SetType('P')
@@ -559,8 +569,9 @@ func TestOnlyVersions1And2AreWritten(t *testing.T) {
 		dir := t.TempDir()
 		var out bytes.Buffer
 		w := bpx.NewWriter(&out, bpx.WithVersion(v), bpx.WithTempDir(dir), bpx.WithSpoolThreshold(0))
-		sw, _ := w.CreateSection(1, bpx.SectionOptions{})
-		sw.Write([]byte("data"))
+		if _, err := w.CreateSection(1, bpx.SectionOptions{}); !errors.Is(err, bpx.ErrUnsupported) {
+			t.Errorf("version %d: CreateSection = %v, want ErrUnsupported", v, err)
+		}
 		if err := w.Close(); !errors.Is(err, bpx.ErrUnsupported) {
 			t.Errorf("version %d: Close = %v, want ErrUnsupported", v, err)
 		}

@@ -17,7 +17,9 @@ func writeContainer(t *testing.T) (string, []string) {
 	t.Helper()
 	texts := []string{"plain section\n", strings.Repeat("zlib section ", 100), strings.Repeat("xz section ", 100)}
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType('Z'), bpx.WithTypeExt([16]byte{0xAB}))
+	w := bpx.NewWriter(&buf)
+	w.SetType('Z')
+	w.SetTypeExt([16]byte{0xAB})
 	for i, c := range []bpx.Compression{bpx.CompressNone, bpx.CompressZlib, bpx.CompressXZ} {
 		sw, err := w.CreateSection(uint8(i+1), bpx.SectionOptions{Compression: c, Checksum: bpx.ChecksumCRC32})
 		if err != nil {

@@ -45,14 +45,14 @@ func runPack(e *env, args []string) int {
 	if *out == "" {
 		*out = filepath.Base(filepath.Clean(pos[0])) + ".bpx"
 	}
-	opts := &pack.WriterOptions{SectionSize: *secSize, MetadataNames: true}
+	opts := []pack.WriterOption{pack.WithSectionSize(*secSize), pack.WithMetadataNames()}
 	switch strings.ToLower(*comp) {
 	case "xz":
-		opts.Compression = pack.XZ
+		opts = append(opts, pack.WithCompression(bpx.CompressXZ))
 	case "zlib":
-		opts.Compression = pack.Zlib
+		opts = append(opts, pack.WithCompression(bpx.CompressZlib))
 	case "none":
-		opts.Compression = pack.None
+		opts = append(opts, pack.WithCompression(bpx.CompressNone))
 	default:
 		return c.usageError(e, "unknown compression %q", *comp)
 	}
@@ -67,7 +67,6 @@ func runPack(e *env, args []string) int {
 	if ext.Platform, found = lookupCode(*platform, pack.Platform.String); !found {
 		return c.usageError(e, "unknown platform %q", *platform)
 	}
-	opts.TypeExt = &ext
 	var metadata *sd.Object
 	if *meta != "" {
 		var err error
@@ -88,7 +87,8 @@ func runPack(e *env, args []string) int {
 	}
 	bar := newProgress(e, *quiet, total, "packing")
 	err = bpx.SaveFile(*out, func(w io.Writer) error {
-		pw := pack.NewWriter(w, opts)
+		pw := pack.NewWriter(w, opts...)
+		pw.SetTypeExt(ext)
 		if metadata != nil {
 			if err := pw.SetMetadata(metadata); err != nil {
 				pw.Close()

@@ -150,7 +150,8 @@ func TestTextureErrors(t *testing.T) {
 	}
 	notTexture := filepath.Join(dir, "m.bpx")
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType('M'))
+	w := bpx.NewWriter(&buf)
+	w.SetType('M')
 	w.Close()
 	os.WriteFile(notTexture, buf.Bytes(), 0o644)
 	for _, c := range []struct {

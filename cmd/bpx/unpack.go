@@ -39,13 +39,20 @@ func runUnpack(e *env, args []string) int {
 		total += int64(o.Size)
 	}
 	bar := newProgress(e, *quiet, total, "unpacking")
-	err = p.Unpack(*dir, &pack.UnpackOptions{
-		Paths:       pos[1:],
-		Overwrite:   *force,
-		SkipInvalid: *skip,
-		Concurrency: *jobs,
-		Progress:    func(_ string, size int64) { bar.Add(size) },
-	})
+	opts := []pack.UnpackOption{
+		pack.WithPaths(pos[1:]...),
+		pack.WithProgress(func(_ string, size int64) { bar.Add(size) }),
+	}
+	if *force {
+		opts = append(opts, pack.Overwrite())
+	}
+	if *skip {
+		opts = append(opts, pack.SkipInvalid())
+	}
+	if *jobs > 0 {
+		opts = append(opts, pack.WithUnpackConcurrency(*jobs))
+	}
+	err = p.Unpack(*dir, opts...)
 	bar.Done()
 	if err != nil {
 		return c.fail(e, err)

@@ -398,7 +398,9 @@ func WriteBPX(w io.Writer, b *Block) error {
 	if err != nil {
 		return fmt.Errorf("%w: BPXSD: %v", ErrEncode, err)
 	}
-	bw := bpx.NewWriter(w, bpx.WithType(BPXType), bpx.WithTypeExt(bpxTypeExt))
+	bw := bpx.NewWriter(w)
+	bw.SetType(BPXType)
+	bw.SetTypeExt(bpxTypeExt)
 	err = bw.WriteSection(bpx.SectionTypeStructuredData, bpx.SectionOptions{Compression: bpx.CompressZlib, Checksum: bpx.ChecksumCRC32}, data)
 	if cerr := bw.Close(); err == nil {
 		err = cerr

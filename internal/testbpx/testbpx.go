@@ -48,7 +48,9 @@ type Section struct {
 func Container(t testing.TB, typ uint8, ext [16]byte, o bpx.SectionOptions, secs ...Section) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType(typ), bpx.WithTypeExt(ext))
+	w := bpx.NewWriter(&buf)
+	w.SetType(typ)
+	w.SetTypeExt(ext)
 	for _, s := range secs {
 		if err := w.WriteSection(s.Type, o, s.Data); err != nil {
 			t.Fatal(err)

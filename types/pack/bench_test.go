@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/gocorpus"
 )
 
@@ -63,9 +64,9 @@ func writeCorpus(b *testing.B, create func(name string, size int64) (io.Writer, 
 	}
 }
 
-func packCorpus(b *testing.B, opts *WriterOptions) []byte {
+func packCorpus(b *testing.B, opts ...WriterOption) []byte {
 	var buf bytes.Buffer
-	w := NewWriter(&buf, opts)
+	w := NewWriter(&buf, opts...)
 	writeCorpus(b, w.CreateSized)
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
@@ -158,12 +159,12 @@ func BenchmarkPack(b *testing.B) {
 	loadCorpus(b)
 	for _, c := range []struct {
 		name string
-		opts *WriterOptions
-	}{{"xz", nil}, {"zlib", &WriterOptions{Compression: Zlib}}} {
+		opts []WriterOption
+	}{{"xz", nil}, {"zlib", []WriterOption{WithCompression(bpx.CompressZlib)}}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(corpus.total)
 			for b.Loop() {
-				b.ReportMetric(float64(len(packCorpus(b, c.opts))), "bytes/pkg")
+				b.ReportMetric(float64(len(packCorpus(b, c.opts...))), "bytes/pkg")
 			}
 		})
 	}

@@ -31,7 +31,7 @@ func TestCleanNamesWalkOrder(t *testing.T) {
 	m := fstest.MapFS{
 		"a/b/c": {}, "a/b-c": {}, "a/b.txt": {}, "a/ba/x": {}, "a-b": {}, "z": {},
 	}
-	p := openBytes(t, pkgBytes(t, m, nil))
+	p := openBytes(t, pkgBytes(t, m))
 	if !cleanNames(p.Objects()) {
 		var names []string
 		for _, o := range p.Objects() {
@@ -83,7 +83,7 @@ func TestCleanNamesAgreesWithIndex(t *testing.T) {
 // entries the tree has; directories and missing names still work.
 func TestLookupCleanSkipsIndex(t *testing.T) {
 	m := testTree()
-	p := openBytes(t, pkgBytes(t, m, nil))
+	p := openBytes(t, pkgBytes(t, m))
 	if !p.isClean() {
 		t.Fatal("AddFS output not clean")
 	}

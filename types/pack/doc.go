@@ -39,7 +39,7 @@
 // NewWriter works like zip.NewWriter: Create or CreateSized add an object,
 // AddFS adds a whole tree, SetMetadata/SetMetadataValue and SetTypeExt set
 // the package fields, Close writes the package. Small objects share data
-// sections of about WriterOptions.SectionSize bytes (DefaultSectionSize),
+// sections of about WithSectionSize bytes (DefaultSectionSize),
 // large ones get their own. Data sections are compressed in parallel by the
 // bpx.Writer. Sections are written in the reference SDK 4 order: object
 // table, strings, metadata (once; the reference writes it twice), data.

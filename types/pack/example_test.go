@@ -7,6 +7,7 @@ import (
 	"log"
 	"testing/fstest"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
 	"github.com/gobpx/bpx/types/pack"
 )
@@ -14,7 +15,7 @@ import (
 // ExampleNewWriter writes a package with two objects and metadata.
 func ExampleNewWriter() {
 	var buf bytes.Buffer
-	w := pack.NewWriter(&buf, &pack.WriterOptions{Compression: pack.XZ})
+	w := pack.NewWriter(&buf, pack.WithCompression(bpx.CompressXZ))
 	if err := w.SetMetadata(sd.NewObject().Set("name", sd.String("demo"))); err != nil {
 		log.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func ExampleNewWriter() {
 // ExampleOpen uses a package as an fs.FS.
 func ExampleOpen() {
 	var buf bytes.Buffer
-	w := pack.NewWriter(&buf, nil)
+	w := pack.NewWriter(&buf)
 	w.AddFS(fstest.MapFS{
 		"models/ship.obj":    {Data: []byte("v 0 0 0\n")},
 		"models/rock.obj":    {Data: []byte("v 1 1 1\n")},

@@ -20,7 +20,7 @@ func TestIndexOrderAndDirectories(t *testing.T) {
 		"a/a/a/a/a": {Data: []byte("6")},
 		"top":       {Data: []byte("7")},
 	}
-	p := openBytes(t, pkgBytes(t, m, nil))
+	p := openBytes(t, pkgBytes(t, m))
 	if err := fstest.TestFS(p, "-x/y", "!/z", "a/b/c", "a/b-c", "a/b.txt", "a/a/a/a/a", "top"); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestIndexOrderAndDirectories(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := p.Unpack(dir, nil); err != nil {
+	if err := p.Unpack(dir); err != nil {
 		t.Fatal(err)
 	}
 	compareTrees(t, dir, writeTreeDir(t, m))

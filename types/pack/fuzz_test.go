@@ -18,9 +18,9 @@ import (
 // every object through both APIs, walks the fs.FS, verifies, and re-packs
 // whatever was readable: that must succeed and read back identically.
 func FuzzPackage(f *testing.F) {
-	f.Add(pkgBytes(f, testTree(), &WriterOptions{SectionSize: 4096}))
-	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: []byte("abc")}, "d/b": {Data: []byte("x")}}, &WriterOptions{Compression: Zlib, SectionSize: 2}))
-	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("z"), 300)}}, &WriterOptions{Compression: None, SectionSize: 100}))
+	f.Add(pkgBytes(f, testTree(), WithSectionSize(4096)))
+	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: []byte("abc")}, "d/b": {Data: []byte("x")}}, WithCompression(bpx.CompressZlib), WithSectionSize(2)))
+	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("z"), 300)}}, WithCompression(bpx.CompressNone), WithSectionSize(100)))
 	f.Add(draftPackage(1, 2, []draftSection{{typ: 1, data: []byte{0, 0, 0, 0, 2, 0, 0, 0}}, {typ: 2, data: []byte("x")}, {typ: 3, data: []byte("n\x00")}}))
 	if dir := samples.Root(); dir != "" {
 		for _, sub := range []string{"real", "reference-generated", "synthetic"} {
@@ -81,7 +81,7 @@ func FuzzPackage(f *testing.F) {
 		p.Verify()
 		p.Metadata()
 		// Re-pack what was readable: it must round-trip.
-		out := pkgBytes(t, good, &WriterOptions{Compression: None})
+		out := pkgBytes(t, good, WithCompression(bpx.CompressNone))
 		q := openBytes(t, out)
 		for name, f := range good {
 			if got, err := q.ReadFile(name); err != nil || !bytes.Equal(got, f.Data) {

@@ -15,10 +15,10 @@ import (
 )
 
 // pkgBytes writes the files of m (in lexical order) into a package.
-func pkgBytes(t testing.TB, m fstest.MapFS, opts *WriterOptions) []byte {
+func pkgBytes(t testing.TB, m fstest.MapFS, opts ...WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewWriter(&buf, opts)
+	w := NewWriter(&buf, opts...)
 	if err := w.AddFS(m); err != nil {
 		t.Fatalf("AddFS: %v", err)
 	}
@@ -107,7 +107,9 @@ func compareTrees(t testing.TB, a, b string) {
 func rawPackage(t testing.TB, version uint32, typeExt [16]byte, sections []rawSection) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType(bpx.TypePackage), bpx.WithVersion(version), bpx.WithTypeExt(typeExt))
+	w := bpx.NewWriter(&buf, bpx.WithVersion(version))
+	w.SetType(bpx.TypePackage)
+	w.SetTypeExt(typeExt)
 	for _, s := range sections {
 		sw, err := w.CreateSection(s.typ, bpx.SectionOptions{Compression: s.comp, Checksum: bpx.ChecksumWeak})
 		if err != nil {

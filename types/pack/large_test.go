@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gobpx/bpx"
 )
 
 // TestMillionObjects writes and opens a package of 1,000,000 objects (the
@@ -25,7 +27,7 @@ func TestMillionObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	w := NewWriter(f, &WriterOptions{Compression: Zlib, TempDir: t.TempDir()})
+	w := NewWriter(f, WithCompression(bpx.CompressZlib), WithTempDir(t.TempDir()))
 	var content [8]byte
 	for i := range n {
 		ow, err := w.CreateSized(name(i), 8)
@@ -105,7 +107,7 @@ func TestObjectOver4GiB(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	w := NewWriter(f, &WriterOptions{Compression: None, NoChecksum: true, SectionSize: 1 << 30, TempDir: tmp})
+	w := NewWriter(f, WithCompression(bpx.CompressNone), WithChecksum(bpx.ChecksumNone), WithSectionSize(1<<30), WithTempDir(tmp))
 	ow, err := w.CreateSized("huge.bin", size)
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ func TestMeasureSectionSize(t *testing.T) {
 	for _, size := range []int64{128 << 10, 256 << 10, 512 << 10, 1 << 20, 4 << 20} {
 		var buf bytes.Buffer
 		t0 := time.Now()
-		w := NewWriter(&buf, &WriterOptions{SectionSize: size})
+		w := NewWriter(&buf, WithSectionSize(size))
 		if err := w.AddFS(os.DirFS(src)); err != nil {
 			t.Fatal(err)
 		}

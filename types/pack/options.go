@@ -1,6 +1,10 @@
 package pack
 
-import "github.com/gobpx/bpx"
+import (
+	"fmt"
+
+	"github.com/gobpx/bpx"
+)
 
 // DefaultCacheSize is the default budget of the cache of decompressed
 // sections that a Package keeps (see WithCacheSize).
@@ -11,8 +15,11 @@ const DefaultCacheSize = 16 << 20
 // its name.
 const DefaultMaxObjects = 1 << 24
 
-// Option configures Open, NewReader and New.
-type Option func(*config)
+// Option configures Open, NewReader and New. Options follow the root
+// package's idiom (see bpx.Option): WithX(value) for settings, a verb phrase
+// for switches, each checked when the call applies it; a value outside an
+// option's range makes the call fail before it reads anything.
+type Option func(*config) error
 
 type config struct {
 	cacheSize     int64
@@ -21,42 +28,58 @@ type config struct {
 	bpxOpts       []bpx.Option
 }
 
-func newConfig(opts []Option) config {
+func newConfig(opts []Option) (config, error) {
 	c := config{cacheSize: DefaultCacheSize, maxObjects: DefaultMaxObjects}
 	for _, o := range opts {
-		o(&c)
+		if err := o(&c); err != nil {
+			return c, err
+		}
 	}
-	return c
+	return c, nil
 }
 
 // WithCacheSize sets how many bytes of decompressed sections a Package keeps
 // for reuse (default DefaultCacheSize). Reading every object of a package,
 // in any order, then costs about one decompression per section as long as
 // the cache holds the sections in use. A section larger than a quarter of
-// the cache is never cached: readers stream it instead. 0 disables the cache.
+// the cache is never cached: readers stream it instead. 0 disables the
+// cache; n must not be negative.
 func WithCacheSize(n int64) Option {
-	return func(c *config) {
+	return func(c *config) error {
 		if n < 0 {
-			n = 0
+			return optionError("WithCacheSize", n, "negative size")
 		}
 		c.cacheSize = n
+		return nil
 	}
 }
 
 // WithMaxObjects sets the largest number of objects a package may have;
-// opening a larger one fails with bpx.ErrTooLarge.
+// opening a larger one fails with bpx.ErrTooLarge. n must not be negative.
 func WithMaxObjects(n int) Option {
-	return func(c *config) { c.maxObjects = n }
+	return func(c *config) error {
+		if n < 0 {
+			return optionError("WithMaxObjects", n, "negative count")
+		}
+		c.maxObjects = n
+		return nil
+	}
 }
 
 // IgnoreTypeExt opens a package whose TypeExt names an unknown architecture
 // or platform, which Open otherwise refuses as the reference SDK does.
 func IgnoreTypeExt() Option {
-	return func(c *config) { c.ignoreTypeExt = true }
+	return func(c *config) error { c.ignoreTypeExt = true; return nil }
 }
 
 // WithReaderOptions passes options to bpx.NewReader (checksums, limits)
 // when Open or NewReader opens the container.
 func WithReaderOptions(opts ...bpx.Option) Option {
-	return func(c *config) { c.bpxOpts = append(c.bpxOpts, opts...) }
+	return func(c *config) error { c.bpxOpts = append(c.bpxOpts, opts...); return nil }
+}
+
+// optionError returns the error of an option given a value outside its
+// range.
+func optionError(option string, value any, want string) error {
+	return fmt.Errorf("pack: %s(%v): %s", option, value, want)
 }

@@ -36,12 +36,12 @@ func TestRoundTripDirFS(t *testing.T) {
 	writeTree(t, src, tree)
 	for _, tc := range []struct {
 		name string
-		opts WriterOptions
+		opts []WriterOption
 	}{
-		{"xz", WriterOptions{}},
-		{"zlib-small-sections", WriterOptions{Compression: Zlib, SectionSize: 4096}},
-		{"none", WriterOptions{Compression: None, NoChecksum: true}},
-		{"xz-tables", WriterOptions{SectionSize: 1000, CompressTables: true}},
+		{"xz", nil},
+		{"zlib-small-sections", []WriterOption{WithCompression(bpx.CompressZlib), WithSectionSize(4096)}},
+		{"none", []WriterOption{WithCompression(bpx.CompressNone), WithChecksum(bpx.ChecksumNone)}},
+		{"xz-tables", []WriterOption{WithSectionSize(1000), CompressTables()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "p.bpx")
@@ -49,7 +49,7 @@ func TestRoundTripDirFS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := NewWriter(f, &tc.opts)
+			w := NewWriter(f, tc.opts...)
 			if err := w.AddFS(os.DirFS(src)); err != nil {
 				t.Fatal(err)
 			}
@@ -69,15 +69,15 @@ func TestRoundTripDirFS(t *testing.T) {
 				t.Errorf("Verify: %v", err)
 			}
 			out := filepath.Join(t.TempDir(), "out")
-			if err := p.Unpack(out, nil); err != nil {
+			if err := p.Unpack(out); err != nil {
 				t.Fatal(err)
 			}
 			compareTrees(t, src, out)
 			// A second unpack must not overwrite silently.
-			if err := p.Unpack(out, nil); !errors.Is(err, fs.ErrExist) {
+			if err := p.Unpack(out); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("second Unpack = %v, want fs.ErrExist", err)
 			}
-			if err := p.Unpack(out, &UnpackOptions{Overwrite: true, Concurrency: 1}); err != nil {
+			if err := p.Unpack(out, Overwrite(), WithUnpackConcurrency(1)); err != nil {
 				t.Errorf("Unpack with Overwrite: %v", err)
 			}
 		})
@@ -87,7 +87,8 @@ func TestRoundTripDirFS(t *testing.T) {
 func TestLayout(t *testing.T) {
 	var buf bytes.Buffer
 	ext := TypeExt{Arch: ArchAArch64, Platform: PlatformAndroid, Generator: GeneratorFPKG}
-	w := NewWriter(&buf, &WriterOptions{SectionSize: 100, TypeExt: &ext})
+	w := NewWriter(&buf, WithSectionSize(100))
+	w.SetTypeExt(ext)
 	meta := sd.NewObject().Set("name", sd.String("demo"))
 	if err := w.SetMetadata(meta); err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func mustEncode(t *testing.T, o *sd.Object) []byte {
 }
 
 func TestWriterRefuses(t *testing.T) {
-	w := NewWriter(io.Discard, nil)
+	w := NewWriter(io.Discard)
 	defer w.Close()
 	for _, name := range []string{"../x", "/abs", "", ".", "a//b", "a/"} {
 		if _, err := w.Create(name); !errors.Is(err, ErrInsecurePath) {
@@ -196,7 +197,7 @@ func TestMetadataValue(t *testing.T) {
 		Version uint32 `sd:"version"`
 	}
 	var buf bytes.Buffer
-	w := NewWriter(&buf, nil)
+	w := NewWriter(&buf)
 	if err := w.SetMetadataValue(meta{"m", 3}); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestCacheOneDecompressionPerSection(t *testing.T) {
 	for i := range 300 {
 		m[filepath.ToSlash(filepath.Join("d", strings.Repeat("x", i%7), string(rune('a'+i%26))+strconv.Itoa(i)))] = &fstest.MapFile{Data: bytes.Repeat([]byte(strconv.Itoa(i)), 50+i)}
 	}
-	b := pkgBytes(t, m, &WriterOptions{Compression: Zlib, SectionSize: 8192})
+	b := pkgBytes(t, m, WithCompression(bpx.CompressZlib), WithSectionSize(8192))
 	p := openBytes(t, b)
 	names := treeNames(m)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
@@ -249,7 +250,7 @@ func TestCacheRecyclesBuffers(t *testing.T) {
 	for i := range 400 {
 		m["f"+strconv.Itoa(i)] = &fstest.MapFile{Data: bytes.Repeat([]byte(strconv.Itoa(i*7919)), 40+i%300)}
 	}
-	b := pkgBytes(t, m, &WriterOptions{Compression: Zlib, SectionSize: 8192})
+	b := pkgBytes(t, m, WithCompression(bpx.CompressZlib), WithSectionSize(8192))
 	p := openBytes(t, b, WithCacheSize(4*8192+4096))
 	names := treeNames(m)
 	var wg sync.WaitGroup
@@ -282,7 +283,7 @@ func TestSeekAndReadAt(t *testing.T) {
 	for i := range data {
 		data[i] = byte(rnd.IntN(16))
 	}
-	b := pkgBytes(t, fstest.MapFS{"obj": {Data: data}}, &WriterOptions{SectionSize: 16 << 10})
+	b := pkgBytes(t, fstest.MapFS{"obj": {Data: data}}, WithSectionSize(16<<10))
 	for _, cacheSize := range []int64{DefaultCacheSize, 0} {
 		p := openBytes(t, b, WithCacheSize(cacheSize))
 		f, err := p.Open("obj")
@@ -410,7 +411,7 @@ func TestDraft(t *testing.T) {
 // stay visible through the object API only.
 func TestInvalidNames(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewWriter(&buf, &WriterOptions{AllowInvalidNames: true})
+	w := NewWriter(&buf, AllowInvalidNames())
 	names := []string{"ok.txt", "../escape", "/etc/abs", "", "dup", "dup", "a", "a/b", "./dot", "x/../../y"}
 	for _, n := range names {
 		ow, err := w.Create(n)
@@ -451,13 +452,13 @@ func TestInvalidNames(t *testing.T) {
 	}
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
-	if err := p.Unpack(dir, nil); !errors.Is(err, ErrInsecurePath) {
+	if err := p.Unpack(dir); !errors.Is(err, ErrInsecurePath) {
 		t.Fatalf("Unpack = %v, want ErrInsecurePath", err)
 	}
 	if ents, _ := os.ReadDir(parent); len(ents) != 0 {
 		t.Errorf("refused Unpack wrote %v", ents)
 	}
-	if err := p.Unpack(dir, &UnpackOptions{SkipInvalid: true}); err != nil {
+	if err := p.Unpack(dir, SkipInvalid()); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -476,21 +477,21 @@ func TestInvalidNames(t *testing.T) {
 // TestUnpackSymlink refuses to write through a symbolic link in the target
 // that leads outside it.
 func TestUnpackSymlink(t *testing.T) {
-	b := pkgBytes(t, fstest.MapFS{"link/f.txt": {Data: []byte("x")}}, nil)
+	b := pkgBytes(t, fstest.MapFS{"link/f.txt": {Data: []byte("x")}})
 	p := openBytes(t, b)
 	outside, dir := t.TempDir(), t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
 		t.Skip(err)
 	}
-	if err := p.Unpack(dir, nil); err == nil {
+	if err := p.Unpack(dir); err == nil {
 		t.Error("Unpack followed a symlink out of the target")
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Errorf("wrote outside the target: %v", ents)
 	}
-	b = pkgBytes(t, fstest.MapFS{"f.txt": {Data: []byte("x")}}, nil)
+	b = pkgBytes(t, fstest.MapFS{"f.txt": {Data: []byte("x")}})
 	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(dir, "f.txt"))
-	if err := openBytes(t, b).Unpack(dir, &UnpackOptions{Overwrite: true}); err == nil {
+	if err := openBytes(t, b).Unpack(dir, Overwrite()); err == nil {
 		t.Error("Unpack with Overwrite wrote through a symlink")
 	}
 	if _, err := os.Lstat(filepath.Join(outside, "victim")); err == nil {
@@ -500,14 +501,14 @@ func TestUnpackSymlink(t *testing.T) {
 
 // TestUnpackNoTruncation: damaged data is an error and leaves no file.
 func TestUnpackNoTruncation(t *testing.T) {
-	b := pkgBytes(t, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("a"), 1000)}}, &WriterOptions{Compression: None})
+	b := pkgBytes(t, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("a"), 1000)}}, WithCompression(bpx.CompressNone))
 	b = b[:len(b)-100] // cut the data short
 	p, err := NewReader(bytes.NewReader(b), int64(len(b)), WithReaderOptions(bpx.SkipChecksums()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := p.Unpack(dir, nil); !errors.Is(err, bpx.ErrFormat) {
+	if err := p.Unpack(dir); !errors.Is(err, bpx.ErrFormat) {
 		t.Errorf("Unpack = %v, want ErrFormat", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a")); !errors.Is(err, fs.ErrNotExist) {
@@ -517,7 +518,8 @@ func TestUnpackNoTruncation(t *testing.T) {
 
 func TestNotPackage(t *testing.T) {
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType('T'))
+	w := bpx.NewWriter(&buf)
+	w.SetType('T')
 	w.Close()
 	_, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if !errors.Is(err, ErrNotPackage) || !errors.Is(err, bpx.ErrFormat) {
@@ -533,10 +535,10 @@ func TestStreamedSectionsDecodeOnce(t *testing.T) {
 	for i := range 200 {
 		m[fmt.Sprintf("f%03d", i)] = &fstest.MapFile{Data: bytes.Repeat([]byte{byte(i)}, 1000+i)}
 	}
-	b := pkgBytes(t, m, &WriterOptions{SectionSize: 64 << 10})
+	b := pkgBytes(t, m, WithSectionSize(64<<10))
 	p := openBytes(t, b, WithCacheSize(0))
 	out := t.TempDir()
-	if err := p.Unpack(out, &UnpackOptions{Concurrency: 1}); err != nil {
+	if err := p.Unpack(out, WithUnpackConcurrency(1)); err != nil {
 		t.Fatal(err)
 	}
 	data := len(p.Reader.SectionsOfType(SectionData))
@@ -558,8 +560,8 @@ func TestStreamedSectionsDecodeOnce(t *testing.T) {
 func TestObjectWriteTo(t *testing.T) {
 	big := bytes.Repeat([]byte("spans several sections; "), 2000)
 	m := fstest.MapFS{"small": {Data: []byte("in one section")}, "big": {Data: big}}
-	for _, c := range []Compression{Zlib, None} {
-		p := openBytes(t, pkgBytes(t, m, &WriterOptions{Compression: c, SectionSize: 8192}))
+	for _, c := range []bpx.Compression{bpx.CompressZlib, bpx.CompressNone} {
+		p := openBytes(t, pkgBytes(t, m, WithCompression(c), WithSectionSize(8192)))
 		for name, f := range m {
 			i := slices.IndexFunc(p.Objects(), func(o Object) bool { return o.Name == name })
 			r, err := p.OpenObject(i)

@@ -117,7 +117,10 @@ func Open(name string, opts ...Option) (*Package, error) {
 // container's header and section table, the object table and the strings,
 // but no object data.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	rd, err := bpx.NewReader(r, size, cfg.bpxOpts...)
 	if err != nil {
 		return nil, err
@@ -127,7 +130,11 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 
 // New opens the package in an already opened container.
 func New(rd *bpx.Reader, opts ...Option) (*Package, error) {
-	return newPackage(rd, newConfig(opts))
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newPackage(rd, cfg)
 }
 
 // Close releases the decoders kept for reuse and closes the file opened by

@@ -117,7 +117,7 @@ func TestSamples(t *testing.T) {
 				if !errors.Is(verr, tc.readErr) {
 					t.Errorf("Verify = %v, want %v", verr, tc.readErr)
 				}
-				if err := p.Unpack(t.TempDir(), nil); !errors.Is(err, tc.readErr) {
+				if err := p.Unpack(t.TempDir()); !errors.Is(err, tc.readErr) {
 					t.Errorf("Unpack = %v, want %v", err, tc.readErr)
 				}
 			case tc.errText != "":
@@ -139,7 +139,7 @@ func TestSamples(t *testing.T) {
 					t.Error(err)
 				}
 				out := t.TempDir()
-				if err := p.Unpack(out, nil); err != nil {
+				if err := p.Unpack(out); err != nil {
 					t.Fatalf("Unpack: %v", err)
 				}
 				for _, o := range tc.objects {

@@ -109,8 +109,9 @@ func ParseTypeExt(b [16]byte) TypeExt {
 	return t
 }
 
-// Bytes encodes t into the 16 TypeExt bytes of a main header.
-func (t TypeExt) Bytes() [16]byte {
+// Marshal encodes t into the 16 TypeExt bytes of a main header, like the
+// Marshal methods of the other types' TypeExt.
+func (t TypeExt) Marshal() [16]byte {
 	var b [16]byte
 	b[0], b[1], b[2], b[3] = byte(t.Arch), byte(t.Platform), t.Generator[0], t.Generator[1]
 	copy(b[4:], t.Reserved[:])

@@ -12,28 +12,61 @@ import (
 	"sync"
 )
 
-// UnpackOptions control Package.Unpack. The zero value is ready to use.
-type UnpackOptions struct {
-	// Overwrite replaces existing files; without it an existing file is an
-	// error. A symbolic link is never written through.
-	Overwrite bool
-	// SkipInvalid extracts the valid objects and skips those whose names
-	// InvalidPaths lists; without it Unpack refuses the whole package
-	// before writing anything.
+// UnpackOption configures Package.Unpack, in the idiom of Option: a value
+// outside an option's range makes Unpack fail before it writes anything.
+type UnpackOption func(*unpackConfig) error
+
+// unpackConfig is what UnpackOptions set; the zero value is the
+// default.
+type unpackConfig struct {
+	Overwrite   bool
 	SkipInvalid bool
-	// Concurrency is the number of objects written at the same time
-	// (default 2 x GOMAXPROCS: creating files blocks, and a second worker
-	// per core decompresses meanwhile). Objects of one section are written
-	// by one worker, in order, so each section is decompressed once.
-	Concurrency int
-	// Progress, if set, is called after each object with its size.
-	// It may be called from several goroutines, but never concurrently.
-	Progress func(name string, size int64)
-	// Paths, if not empty, selects what to extract: the objects named by
-	// one of the paths, and everything inside a directory it names. A
-	// path that selects nothing is an error matching fs.ErrNotExist, and
-	// objects outside the selection are neither written nor checked.
-	Paths []string
+	Concurrency int // 0: 2 x GOMAXPROCS
+	Progress    func(name string, size int64)
+	Paths       []string
+}
+
+// Overwrite makes Unpack replace existing files; without it an existing
+// file is an error. A symbolic link is never written through.
+func Overwrite() UnpackOption {
+	return func(c *unpackConfig) error { c.Overwrite = true; return nil }
+}
+
+// SkipInvalid makes Unpack extract the valid objects and skip those whose
+// names InvalidPaths lists; without it Unpack refuses the whole package
+// before writing anything.
+func SkipInvalid() UnpackOption {
+	return func(c *unpackConfig) error { c.SkipInvalid = true; return nil }
+}
+
+// WithUnpackConcurrency sets how many objects are written at the same time
+// (default 2 x GOMAXPROCS: creating files blocks, and a second worker per
+// core decompresses meanwhile); n must be at least 1. Objects of one
+// section are written by one worker, in order, so each section is
+// decompressed once.
+func WithUnpackConcurrency(n int) UnpackOption {
+	return func(c *unpackConfig) error {
+		if n < 1 {
+			return fmt.Errorf("pack: WithUnpackConcurrency(%d): fewer than 1 worker", n)
+		}
+		c.Concurrency = n
+		return nil
+	}
+}
+
+// WithProgress makes Unpack call f after each object with its name and
+// size. f may be called from several goroutines, but never concurrently.
+func WithProgress(f func(name string, size int64)) UnpackOption {
+	return func(c *unpackConfig) error { c.Progress = f; return nil }
+}
+
+// WithPaths selects what Unpack extracts: the objects named by one of the
+// paths, and everything inside a directory it names (all objects without
+// this option). A path that selects nothing is an error matching
+// fs.ErrNotExist, and objects outside the selection are neither written
+// nor checked.
+func WithPaths(paths ...string) UnpackOption {
+	return func(c *unpackConfig) error { c.Paths = append(c.Paths, paths...); return nil }
 }
 
 // selects reports whether the object or directory name is selected by
@@ -76,10 +109,12 @@ func checkSelection(ix *fsIndex, paths []string) error {
 // a name or an existing symbolic link that would lead outside dir is
 // refused. Each file is written completely or removed: an object whose data
 // is damaged or cut short is an error, never a silently truncated file.
-func (p *Package) Unpack(dir string, opts *UnpackOptions) error {
-	var o UnpackOptions
-	if opts != nil {
-		o = *opts
+func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
+	var o unpackConfig
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return err
+		}
 	}
 	ix := p.index()
 	if err := checkSelection(ix, o.Paths); err != nil {

@@ -11,10 +11,10 @@ import (
 )
 
 // packOf writes a package with opts, lets fill add its content, and opens it.
-func packOf(t *testing.T, opts *WriterOptions, fill func(w *Writer) error) *Package {
+func packOf(t *testing.T, opts []WriterOption, fill func(w *Writer) error) *Package {
 	t.Helper()
 	var buf bytes.Buffer
-	w := NewWriter(&buf, opts)
+	w := NewWriter(&buf, opts...)
 	if err := fill(w); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func packOf(t *testing.T, opts *WriterOptions, fill func(w *Writer) error) *Pack
 func TestUnpackSelectedPaths(t *testing.T) {
 	p := packOf(t, nil, func(w *Writer) error { return w.AddFS(testTree()) })
 	out := t.TempDir()
-	if err := p.Unpack(out, &UnpackOptions{Paths: []string{"hello.txt", "dir/sub"}}); err != nil {
+	if err := p.Unpack(out, WithPaths("hello.txt", "dir/sub")); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -56,7 +56,7 @@ func TestUnpackSelectedPaths(t *testing.T) {
 		t.Errorf("unselected directory created: %v", err)
 	}
 	for _, bad := range []string{"nope.txt", "dir/su", "../x"} {
-		err := p.Unpack(t.TempDir(), &UnpackOptions{Paths: []string{bad}})
+		err := p.Unpack(t.TempDir(), WithPaths(bad))
 		if err == nil {
 			t.Errorf("Paths %q: no error", bad)
 		}
@@ -65,7 +65,11 @@ func TestUnpackSelectedPaths(t *testing.T) {
 
 func TestMetadataNames(t *testing.T) {
 	for _, names := range []bool{false, true} {
-		p := packOf(t, &WriterOptions{MetadataNames: names}, func(w *Writer) error {
+		var opts []WriterOption
+		if names {
+			opts = append(opts, WithMetadataNames())
+		}
+		p := packOf(t, opts, func(w *Writer) error {
 			return w.SetMetadataValue(struct {
 				Name string `sd:"name"`
 			}{"m"})

@@ -13,44 +13,6 @@ import (
 	bpxstrings "github.com/gobpx/bpx/strings"
 )
 
-// Compression selects how a Writer stores data sections.
-type Compression uint8
-
-const (
-	// XZ (the default) stores data sections as xz streams, readable by
-	// every BPX implementation including the reference SDK.
-	XZ Compression = iota
-	// Zlib is the fast option: on $(go env GOROOT)/src it packs 6× and
-	// unpacks 2.7× faster than XZ, into an 18 % larger package. The
-	// reference SDK cannot read zlib sections (its reader runs the xz
-	// decoder on them).
-	Zlib
-	// None stores data sections raw: for payloads that are already
-	// compressed (PNG, Ogg, BCn textures) and for the fastest access.
-	None
-)
-
-func (c Compression) bpx() bpx.Compression {
-	switch c {
-	case Zlib:
-		return bpx.CompressZlib
-	case None:
-		return bpx.CompressNone
-	}
-	return bpx.CompressXZ
-}
-
-// String returns "xz", "zlib" or "none".
-func (c Compression) String() string {
-	switch c {
-	case Zlib:
-		return "zlib"
-	case None:
-		return "none"
-	}
-	return "xz"
-}
-
 // DefaultSectionSize is the default target size of a data section.
 //
 // Small objects share data sections up to this size, and reading any object
@@ -70,43 +32,6 @@ func (c Compression) String() string {
 // then costs about 2× "unzip -p" of the same file, process start included.
 const DefaultSectionSize = 1 << 20
 
-// WriterOptions configure NewWriter. The zero value (or nil) selects the
-// defaults.
-type WriterOptions struct {
-	// Compression of the data sections (default XZ).
-	Compression Compression
-	// SectionSize is the target size of a data section (default
-	// DefaultSectionSize, at most 4 GiB - 1). Objects of known size at
-	// least this large start a section of their own, and every object
-	// continues into new sections as they fill.
-	SectionSize int64
-	// NoChecksum stores data sections without a checksum (default: the
-	// reference SDK's CRC32 variant).
-	NoChecksum bool
-	// CompressTables compresses the object table and strings sections
-	// when they exceed 64 KiB. By default they are stored raw, as the
-	// reference does, which makes opening and listing a package faster.
-	CompressTables bool
-	// TypeExt is the package's TypeExt (default any/Any/"GB").
-	TypeExt *TypeExt
-	// MetadataNames writes the metadata's key names in a __debug__
-	// array (spec rev 2 §10.2.5), so that tools can show them; the
-	// reference writes none, and hashes alone identify the keys.
-	MetadataNames bool
-	// AllowInvalidNames accepts object names that are not valid fs paths
-	// (and duplicates), which readers then refuse to unpack. For tests and
-	// for faithful copies of foreign packages.
-	AllowInvalidNames bool
-	// Concurrency is the number of data sections compressed at the same
-	// time (default GOMAXPROCS).
-	Concurrency int
-	// TempDir holds the temporary files (default os.TempDir()).
-	TempDir string
-	// MemoryLimit bounds the bytes of compressed sections kept in memory
-	// until Close (default 4 MiB); the rest waits in a temporary file.
-	MemoryLimit int64
-}
-
 const tableThreshold = 64 << 10
 
 // Writer writes a package in the style of archive/zip.Writer: Create adds
@@ -123,9 +48,9 @@ const tableThreshold = 64 << 10
 // A Writer is not safe for concurrent use. Always call Close: it also
 // removes the temporary files, whether it succeeds or not.
 type Writer struct {
-	dst  io.Writer
-	opts WriterOptions
-	ext  TypeExt
+	dst io.Writer
+	cfg writerConfig
+	ext TypeExt
 
 	tmp   *os.File
 	bw    *bpx.Writer
@@ -154,22 +79,12 @@ type objState struct {
 }
 
 // NewWriter returns a Writer that writes a package to w when Close is
-// called. opts may be nil.
-func NewWriter(w io.Writer, opts *WriterOptions) *Writer {
+// called, configured by opts. An option given a value outside its range
+// makes the Writer fail with the option's error at the first Create,
+// CreateSized, AddFS or Close.
+func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 	pw := &Writer{dst: w, ext: TypeExt{Arch: ArchAny, Platform: PlatformAny, Generator: GeneratorGoBPX}, curIdx: -1}
-	if opts != nil {
-		pw.opts = *opts
-		if opts.TypeExt != nil {
-			pw.ext = *opts.TypeExt
-		}
-	}
-	if pw.opts.SectionSize <= 0 {
-		pw.opts.SectionSize = DefaultSectionSize
-	}
-	pw.opts.SectionSize = min(pw.opts.SectionSize, bpx.DefaultMaxSectionSize)
-	if pw.opts.MemoryLimit <= 0 {
-		pw.opts.MemoryLimit = 4 << 20
-	}
+	pw.cfg, pw.err = newWriterConfig(opts)
 	return pw
 }
 
@@ -183,7 +98,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 		w.meta = nil
 		return nil
 	}
-	b, err := sd.EncodeOptions{DebugNames: w.opts.MetadataNames}.Encode(o)
+	b, err := sd.EncodeOptions{DebugNames: w.cfg.metadataNames}.Encode(o)
 	if err != nil {
 		return err
 	}
@@ -194,7 +109,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 // SetMetadataValue sets the metadata from a Go value (a struct or a map)
 // encoded with sd.Marshal.
 func (w *Writer) SetMetadataValue(v any) error {
-	b, err := sd.EncodeOptions{DebugNames: w.opts.MetadataNames}.Marshal(v)
+	b, err := sd.EncodeOptions{DebugNames: w.cfg.metadataNames}.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -205,12 +120,12 @@ func (w *Writer) SetMetadataValue(v any) error {
 // Create adds an object named name and returns the writer of its bytes,
 // valid until the next Create, CreateSized or Close. The name must be a
 // valid fs path (see fs.ValidPath) not used before, unless
-// WriterOptions.AllowInvalidNames is set.
+// the Writer was made with AllowInvalidNames.
 func (w *Writer) Create(name string) (io.Writer, error) { return w.create(name, -1) }
 
 // CreateSized is Create for an object whose size is known: exactly size
-// bytes must be written. An object of at least SectionSize bytes gets data
-// sections of its own.
+// bytes must be written. An object of at least the section size
+// (WithSectionSize) gets data sections of its own.
 func (w *Writer) CreateSized(name string, size int64) (io.Writer, error) {
 	if size < 0 {
 		return nil, errors.New("pack: negative object size")
@@ -222,7 +137,7 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 	if err := w.finishObject(); err != nil {
 		return nil, err
 	}
-	if !w.opts.AllowInvalidNames && (name == "." || !fs.ValidPath(name)) {
+	if !w.cfg.allowInvalidNames && (name == "." || !fs.ValidPath(name)) {
 		return nil, fmt.Errorf("pack: Create(%q): %w", name, ErrInsecurePath)
 	}
 	before := w.names.Len()
@@ -230,7 +145,7 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pack: Create(%q): %w", name, err)
 	}
-	if int(off) < before && !w.opts.AllowInvalidNames {
+	if int(off) < before && !w.cfg.allowInvalidNames {
 		return nil, fmt.Errorf("pack: Create(%q): duplicate name: %w", name, ErrInsecurePath)
 	}
 	if uint64(len(w.table))/ObjectEntrySize >= uint64(^uint32(0)) {
@@ -238,7 +153,7 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 	}
 	w.gen++
 	gen := w.gen
-	w.obj = &objState{gen: gen, name: off, expect: size, large: size >= w.opts.SectionSize}
+	w.obj = &objState{gen: gen, name: off, expect: size, large: size >= w.cfg.sectionSize}
 	if w.obj.large && w.curSize > 0 {
 		w.cur = nil // a large object starts a section of its own
 	}
@@ -257,21 +172,20 @@ func (w *Writer) tmpWriter() (*bpx.Writer, error) {
 	if w.bw != nil {
 		return w.bw, nil
 	}
-	f, err := os.CreateTemp(w.opts.TempDir, "bpx-pack-*")
+	f, err := os.CreateTemp(w.cfg.tempDir, "bpx-pack-*")
 	if err != nil {
 		return nil, w.fail(err)
 	}
 	w.tmp = f
 	opts := []bpx.WriterOption{
-		bpx.WithType(bpx.TypePackage),
-		bpx.WithMemoryLimit(w.opts.MemoryLimit),
-		bpx.WithSpoolThreshold(min(w.opts.SectionSize+w.opts.SectionSize/8, 8<<20)),
+		bpx.WithMemoryLimit(w.cfg.memoryLimit),
+		bpx.WithSpoolThreshold(min(w.cfg.sectionSize+w.cfg.sectionSize/8, 8<<20)),
 	}
-	if w.opts.Concurrency > 0 {
-		opts = append(opts, bpx.WithConcurrency(w.opts.Concurrency))
+	if w.cfg.concurrency > 0 {
+		opts = append(opts, bpx.WithConcurrency(w.cfg.concurrency))
 	}
-	if w.opts.TempDir != "" {
-		opts = append(opts, bpx.WithTempDir(w.opts.TempDir))
+	if w.cfg.tempDir != "" {
+		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
 	}
 	w.bw = bpx.NewWriter(f, opts...)
 	return w.bw, nil
@@ -282,10 +196,7 @@ func (w *Writer) newSection() error {
 	if err != nil {
 		return err
 	}
-	o := bpx.SectionOptions{Compression: w.opts.Compression.bpx(), Checksum: bpx.ChecksumCRC32, XZDictSize: int(max(4096, min(w.opts.SectionSize, maxXZDict)))}
-	if w.opts.NoChecksum {
-		o.Checksum = bpx.ChecksumNone
-	}
+	o := bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
 	sw, err := bw.CreateSection(SectionData, o)
 	if err != nil {
 		return w.fail(err)
@@ -314,7 +225,7 @@ func (o *objWriter) Write(p []byte) (int, error) {
 	}
 	n := 0
 	for len(p) > 0 {
-		if w.cur == nil || w.curSize >= w.opts.SectionSize {
+		if w.cur == nil || w.curSize >= w.cfg.sectionSize {
 			if err := w.newSection(); err != nil {
 				return n, err
 			}
@@ -322,7 +233,7 @@ func (o *objWriter) Write(p []byte) (int, error) {
 		if !ob.started {
 			ob.started, ob.start, ob.offset = true, uint32(w.curIdx), uint32(w.curSize)
 		}
-		m := int(min(int64(len(p)), w.opts.SectionSize-w.curSize))
+		m := int(min(int64(len(p)), w.cfg.sectionSize-w.curSize))
 		k, err := w.cur.Write(p[:m])
 		n += k
 		w.curSize += int64(k)
@@ -411,7 +322,7 @@ func (w *Writer) Close() (err error) {
 	if _, err := w.tmpWriter(); err != nil {
 		return err
 	}
-	w.bw.SetTypeExt(w.ext.Bytes())
+	w.bw.SetTypeExt(w.ext.Marshal())
 	w.bw.SetType(bpx.TypePackage)
 	w.bwClosed = true
 	if err := w.bw.Close(); err != nil {
@@ -435,8 +346,8 @@ func (w *Writer) Close() (err error) {
 		binary.LittleEndian.PutUint32(e[12:], binary.LittleEndian.Uint32(e[12:])+k)
 	}
 	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
-	if w.opts.CompressTables {
-		tables.Compression, tables.Threshold = w.opts.Compression.bpx(), tableThreshold
+	if w.cfg.compressTables {
+		tables.Compression, tables.Threshold = w.cfg.compression, tableThreshold
 	}
 	put := func(b []byte) func(io.Writer) error {
 		return func(out io.Writer) error { _, err := out.Write(b); return err }
@@ -456,9 +367,9 @@ func (w *Writer) Close() (err error) {
 }
 
 func (w *Writer) rewriteOptions() []bpx.WriterOption {
-	opts := []bpx.WriterOption{bpx.WithMemoryLimit(w.opts.MemoryLimit)}
-	if w.opts.TempDir != "" {
-		opts = append(opts, bpx.WithTempDir(w.opts.TempDir))
+	opts := []bpx.WriterOption{bpx.WithMemoryLimit(w.cfg.memoryLimit)}
+	if w.cfg.tempDir != "" {
+		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
 	}
 	return opts
 }

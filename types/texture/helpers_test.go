@@ -22,7 +22,9 @@ func encode(t testing.TB, tex *Texture, o bpx.SectionOptions) []byte {
 func container(t testing.TB, typ uint8, ext [16]byte, secs ...any) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := bpx.NewWriter(&buf, bpx.WithType(typ), bpx.WithTypeExt(ext))
+	w := bpx.NewWriter(&buf)
+	w.SetType(typ)
+	w.SetTypeExt(ext)
 	for i := 0; i < len(secs); i += 2 {
 		sw, err := w.CreateSection(secs[i].(uint8), bpx.SectionOptions{Checksum: bpx.ChecksumWeak})
 		if err != nil {

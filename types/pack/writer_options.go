@@ -1,0 +1,138 @@
+package pack
+
+import (
+	"fmt"
+
+	"github.com/gobpx/bpx"
+)
+
+// WriterOption configures NewWriter. Like the options of Open and of the
+// root package, it is checked when NewWriter applies it: a value outside
+// its range makes the Writer fail with the option's error.
+type WriterOption func(*writerConfig) error
+
+type writerConfig struct {
+	compression       bpx.Compression
+	checksum          bpx.Checksum
+	sectionSize       int64
+	compressTables    bool
+	metadataNames     bool
+	allowInvalidNames bool
+	concurrency       int // 0: the root writer's default
+	tempDir           string
+	memoryLimit       int64
+}
+
+// defaultWriterMemoryLimit is the default of WithMemoryLimit.
+const defaultWriterMemoryLimit = 4 << 20
+
+func newWriterConfig(opts []WriterOption) (writerConfig, error) {
+	c := writerConfig{
+		compression: bpx.CompressXZ,
+		checksum:    bpx.ChecksumCRC32,
+		sectionSize: DefaultSectionSize,
+		memoryLimit: defaultWriterMemoryLimit,
+	}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// WithCompression sets how data sections are stored (default
+// bpx.CompressXZ, which every BPX implementation reads, the reference SDK
+// included). bpx.CompressZlib packs and unpacks several times faster into
+// a larger package (see bench/pack-vs-zip.sh), but the reference SDK cannot
+// read zlib sections. bpx.CompressNone suits payloads that are already
+// compressed (PNG, Ogg, BCn textures) and gives the fastest access. When
+// CompressTables is given, the tables use the same method.
+func WithCompression(c bpx.Compression) WriterOption {
+	return func(cfg *writerConfig) error {
+		if c > bpx.CompressXZ {
+			return fmt.Errorf("%w: pack: WithCompression(%v)", bpx.ErrUnsupported, c)
+		}
+		cfg.compression = c
+		return nil
+	}
+}
+
+// WithChecksum sets the checksum of the data sections (default
+// bpx.ChecksumCRC32, the reference SDK's variant, which it verifies).
+// bpx.ChecksumNone stores none.
+func WithChecksum(c bpx.Checksum) WriterOption {
+	return func(cfg *writerConfig) error {
+		if c > bpx.ChecksumStandardCRC32 {
+			return fmt.Errorf("%w: pack: WithChecksum(%v)", bpx.ErrUnsupported, c)
+		}
+		cfg.checksum = c
+		return nil
+	}
+}
+
+// WithSectionSize sets the target size of a data section (default
+// DefaultSectionSize), between 1 byte and 4 GiB - 1. Objects of known size
+// at least this large start a section of their own, and every object
+// continues into new sections as they fill.
+func WithSectionSize(n int64) WriterOption {
+	return func(cfg *writerConfig) error {
+		if n < 1 || n > bpx.DefaultMaxSectionSize {
+			return optionError("WithSectionSize", n, fmt.Sprintf("outside [1, %d]", int64(bpx.DefaultMaxSectionSize)))
+		}
+		cfg.sectionSize = n
+		return nil
+	}
+}
+
+// CompressTables compresses the object table and strings sections when
+// they exceed 64 KiB. Without it they are stored raw, as the reference
+// does, which makes opening and listing a package faster.
+func CompressTables() WriterOption {
+	return func(cfg *writerConfig) error { cfg.compressTables = true; return nil }
+}
+
+// WithMetadataNames writes the metadata's key names in a __debug__ array
+// (spec rev 2 §10.2.5), so that tools can show them; the reference writes
+// none, and hashes alone identify the keys.
+func WithMetadataNames() WriterOption {
+	return func(cfg *writerConfig) error { cfg.metadataNames = true; return nil }
+}
+
+// AllowInvalidNames accepts object names that are not valid fs paths (and
+// duplicates), which readers then refuse to unpack. For tests and for
+// faithful copies of foreign packages.
+func AllowInvalidNames() WriterOption {
+	return func(cfg *writerConfig) error { cfg.allowInvalidNames = true; return nil }
+}
+
+// WithConcurrency sets how many data sections are compressed at the same
+// time (default GOMAXPROCS); n must be at least 1.
+func WithConcurrency(n int) WriterOption {
+	return func(cfg *writerConfig) error {
+		if n < 1 {
+			return optionError("WithConcurrency", n, "fewer than 1 worker")
+		}
+		cfg.concurrency = n
+		return nil
+	}
+}
+
+// WithTempDir sets the directory of the temporary files (default
+// os.TempDir()).
+func WithTempDir(dir string) WriterOption {
+	return func(cfg *writerConfig) error { cfg.tempDir = dir; return nil }
+}
+
+// WithMemoryLimit bounds the bytes of compressed sections kept in memory
+// until Close (default 4 MiB); the rest waits in a temporary file. 0 keeps
+// none in memory; n must not be negative.
+func WithMemoryLimit(n int64) WriterOption {
+	return func(cfg *writerConfig) error {
+		if n < 0 {
+			return optionError("WithMemoryLimit", n, "negative size")
+		}
+		cfg.memoryLimit = n
+		return nil
+	}
+}
