@@ -17,19 +17,13 @@ import (
 //
 // Small objects share data sections up to this size, and reading any object
 // decompresses its whole section (which is then cached), so the size trades
-// random-access latency against compression ratio. Measured with xz (the
-// dictionary is the section size) on $(go env GOROOT)/src (11,478 files,
-// 128 MB; Info-ZIP zip -6 makes 37.05 MB of it), Go 1.26, 2 cores:
-//
-//	section  package size      open + ReadFile of one small file
-//	128 KiB  29.9 MB (0.81×)    7 ms
-//	256 KiB  28.8 MB (0.78×)    9 ms
-//	512 KiB  28.1 MB (0.76×)   13 ms
-//	1 MiB    27.7 MB (0.75×)   21 ms
-//	4 MiB    26.9 MB (0.73×)   70 ms
-//
-// 1 MiB is the smallest size that reaches 0.75× zip's size; a single read
-// then costs about 2× "unzip -p" of the same file, process start included.
+// random-access latency against compression ratio: larger sections make a
+// smaller package (with xz, the dictionary is the section size) and a
+// slower first read of one small object. 1 MiB is the smallest size at
+// which a package of Go source is about three quarters of zip's size, while
+// reading one small file still costs about as much as unzip -p of it.
+// BPX_MEASURE=1 go test -run MeasureSectionSize ./types/pack measures both
+// for several sizes.
 const DefaultSectionSize = 1 << 20
 
 const tableThreshold = 64 << 10
