@@ -104,8 +104,8 @@ for corpus in $corpora; do
 	rm -f "$z" "$x" "$g"
 
 	t_zip=$(best 1 sh -c "cd '$corpus' && zip -r -q -6 '$z' .")
-	t_xz=$(best 1 "$bpx" pack -q -z xz -o "$x" "$corpus")
-	t_zl=$(best 1 "$bpx" pack -q -z zlib -o "$g" "$corpus")
+	t_xz=$(best 1 "$bpx" pack -q -c xz -o "$x" "$corpus")
+	t_zl=$(best 1 "$bpx" pack -q -c zlib -o "$g" "$corpus")
 	s_zip=$(size "$z") s_xz=$(size "$x") s_zl=$(size "$g")
 
 	# Each extraction gets a fresh directory, removed only at the end:
@@ -132,7 +132,7 @@ for corpus in $corpora; do
 	t_l=$(bestk "$RUNS" 10 unzip -l "$z")
 	t_ls=$(bestk "$RUNS" 10 "$bpx" ls "$x")
 
-	m_pack=$(rss "$bpx" pack -q -z xz -o "$work/m.bpx" "$corpus")
+	m_pack=$(rss "$bpx" pack -q -c xz -o "$work/m.bpx" "$corpus")
 	m_unpack=$(rss "$bpx" unpack -q -C "$work/m" "$x")
 	rm -rf "$work/m" "$work/m.bpx"
 

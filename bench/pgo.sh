@@ -17,8 +17,8 @@ trap 'rm -rf "$work"' EXIT INT TERM
 bpx="$work/bpx"
 prof() { name=$1; shift; BPX_CPUPROFILE="$work/$name.prof" "$bpx" "$@" >/dev/null; }
 
-prof pack-xz pack -q -z xz -o "$work/x.bpx" "$corpus"
-prof pack-zlib pack -q -z zlib -o "$work/z.bpx" "$corpus"
+prof pack-xz pack -q -c xz -o "$work/x.bpx" "$corpus"
+prof pack-zlib pack -q -c zlib -o "$work/z.bpx" "$corpus"
 prof unpack-xz unpack -q -C "$work/ux" "$work/x.bpx"
 prof unpack-zlib unpack -q -C "$work/uz" "$work/z.bpx"
 prof verify verify -q "$work/x.bpx"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,22 +11,6 @@ import (
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/formats/blk"
 )
-
-var blkCmd = &command{
-	Name:    "blk",
-	Summary: "convert Dagor BLK data blocks: binary (all kinds), text, JSON, typed JSON, BPX",
-	Usage: "[--nm FILE] [--dict FILE] [--format text|json|typed-json] [--merge] [--lf] [-o OUT] FILE\n" +
-		"       bpx blk --encode [--kind fat|fat-zst|slim|slim-zst|slim-zst-dict] [--nm FILE] [--dict FILE] -o OUT FILE\n" +
-		"       bpx blk --to-bpx -o OUT FILE\n" +
-		"FILE may be binary BLK, BLK text, typed JSON or a BPX container written by --to-bpx; \"-\" reads standard input.\n" +
-		"SLIM files need the shared name map: --nm, else the file \"nm\" beside FILE; the zstd\n" +
-		"dictionary is found beside the nm under the name the nm gives when --dict is not set.",
-}
-
-func init() {
-	blkCmd.Run = runBLK
-	register(blkCmd)
-}
 
 var blkKinds = map[string]blk.Kind{
 	"fat": blk.KindFAT, "fat-zst": blk.KindFATZstd, "slim": blk.KindSlim,
@@ -40,51 +25,57 @@ type blkInput struct {
 	dict   [][]byte
 }
 
-func runBLK(e *env, args []string) int {
-	c := blkCmd
-	fs := c.newFlagSet(e)
-	var in blkInput
-	fs.StringVar(&in.nmPath, "nm", "", "shared name map `FILE` for SLIM kinds")
-	fs.Func("dict", "zstd dictionary `FILE` (repeatable)", func(s string) error { in.dicts = append(in.dicts, s); return nil })
-	format := fs.String("format", "text", "output `format`: text (engine syntax), json (wt_blk's), typed-json (lossless)")
-	merge := fs.Bool("merge", false, "json: merge duplicate names into arrays, as wt_blk's CLI does")
-	lf := fs.Bool("lf", false, "text: end lines with LF instead of the engine's CRLF")
-	encode := fs.Bool("encode", false, "write binary BLK (see --kind) instead of printing")
-	kindName := fs.String("kind", "fat", "binary `kind` for --encode: fat, fat-zst, slim, slim-zst, slim-zst-dict")
-	toBPX := fs.Bool("to-bpx", false, "write a BPX container holding the tree as structured data")
-	out := fs.String("o", "", "output `FILE` (\"-\" or empty: standard output)")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+// blkFlags are the flags of "bpx blk".
+type blkFlags struct {
+	in                       blkInput
+	format, kind, out        string
+	merge, lf, encode, toBPX bool
+}
+
+func setupBLK(fs *flag.FlagSet) func(*env, []string) int {
+	f := &blkFlags{}
+	fs.StringVar(&f.in.nmPath, "nm", "", "shared name map `FILE` for SLIM kinds")
+	fs.Func("dict", "zstd dictionary `FILE` (may be repeated)", func(s string) error { f.in.dicts = append(f.in.dicts, s); return nil })
+	fs.StringVar(&f.format, "format", "text", "print as `text|json|typed-json`: engine syntax, wt_blk's JSON or lossless typed JSON")
+	fs.BoolVar(&f.merge, "merge", false, "json: merge duplicate names into arrays, as wt_blk's CLI does")
+	fs.BoolVar(&f.lf, "lf", false, "text: end lines with LF instead of the engine's CRLF")
+	fs.BoolVar(&f.encode, "encode", false, "write binary BLK of --kind instead of printing")
+	fs.StringVar(&f.kind, "kind", "fat", "binary `KIND` for --encode: fat, fat-zst, slim, slim-zst or slim-zst-dict")
+	fs.BoolVar(&f.toBPX, "to-bpx", false, "write a BPX container holding the tree as structured data")
+	fs.StringVar(&f.out, "o", "", "write to `OUT` (- or none: standard output)")
+	return f.run
+}
+
+func (f *blkFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
-		return c.usageError(e, "want exactly one FILE, got %d", len(pos))
+		return e.usageError("want exactly one FILE, got %d", len(pos))
 	}
-	kind, ok := blkKinds[*kindName]
+	kind, ok := blkKinds[f.kind]
 	if !ok {
-		return c.usageError(e, "unknown --kind %q", *kindName)
+		return e.usageError("unknown --kind %q", f.kind)
 	}
 	switch {
-	case *encode && *toBPX:
-		return c.usageError(e, "--encode and --to-bpx exclude each other")
-	case (*encode || *toBPX) && *out == "":
-		return c.usageError(e, "--encode and --to-bpx need -o OUT")
-	case !*encode && !*toBPX && *format != "text" && *format != "json" && *format != "typed-json":
-		return c.usageError(e, "unknown --format %q", *format)
+	case f.encode && f.toBPX:
+		return e.usageError("--encode and --to-bpx exclude each other")
+	case (f.encode || f.toBPX) && f.out == "":
+		return e.usageError("--encode and --to-bpx need -o OUT")
+	case !f.encode && !f.toBPX && f.format != "text" && f.format != "json" && f.format != "typed-json":
+		return e.usageError("unknown --format %q", f.format)
 	}
+	in := &f.in
 	data, err := readInput(e, pos[0])
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	tree, err := in.read(pos[0], data)
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	var buf bytes.Buffer
 	switch {
-	case *toBPX:
+	case f.toBPX:
 		err = blk.WriteBPX(&buf, tree)
-	case *encode:
+	case f.encode:
 		enc := &blk.Encoder{Kind: kind}
 		if kind.Slim() {
 			if enc.NameMap, err = in.nameMap(pos[0]); err == nil && kind == blk.KindSlimZstdDict {
@@ -99,18 +90,18 @@ func runBLK(e *env, args []string) int {
 			b, err = enc.Encode(tree)
 			buf.Write(b)
 		}
-	case *format == "json":
-		err = blk.WriteJSON(&buf, tree, &blk.JSONOptions{Merge: *merge})
-	case *format == "typed-json":
+	case f.format == "json":
+		err = blk.WriteJSON(&buf, tree, &blk.JSONOptions{Merge: f.merge})
+	case f.format == "typed-json":
 		err = blk.WriteTypedJSON(&buf, tree)
 	default:
-		err = blk.WriteText(&buf, tree, &blk.TextOptions{LF: *lf})
+		err = blk.WriteText(&buf, tree, &blk.TextOptions{LF: f.lf})
 	}
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	if err := writeOutput(e, *out, buf.Bytes()); err != nil {
-		return c.fail(e, err)
+	if err := writeOutput(e, f.out, buf.Bytes()); err != nil {
+		return e.fail(err)
 	}
 	return exitOK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -14,43 +15,34 @@ import (
 	"github.com/gobpx/bpx/formats/bo3d"
 )
 
-var bo3dCmd = &command{
-	Name:    "bo3d",
-	Summary: "dump a BO3D mesh file, or convert it to a BPX model",
-	Usage: "[--json] FILE\n" +
-		"       bpx bo3d -o OUT.bpx FILE\n" +
-		"FILE \"-\" reads standard input. -o writes a BPX model ('M'): xz-compressed\n" +
-		"sections with CRC32 checksums, the entity hierarchy in an SD section.",
+// bo3dFlags are the flags of "bpx bo3d".
+type bo3dFlags struct {
+	json bool
+	out  string
 }
 
-func init() {
-	bo3dCmd.Run = runBO3D
-	register(bo3dCmd)
+func setupBO3D(fs *flag.FlagSet) func(*env, []string) int {
+	var fl bo3dFlags
+	fs.BoolVar(&fl.json, "json", false, "print the dump as JSON")
+	fs.StringVar(&fl.out, "o", "", "convert to a BPX model written to `OUT` (- for standard output)")
+	return fl.run
 }
 
-func runBO3D(e *env, args []string) int {
-	c := bo3dCmd
-	fs := c.newFlagSet(e)
-	asJSON := fs.Bool("json", false, "print the dump as JSON")
-	out := fs.String("o", "", "convert to a BPX model written to `OUT.bpx` (\"-\": standard output)")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+func (fl *bo3dFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
-		return c.usageError(e, "want exactly one FILE, got %d", len(pos))
+		return e.usageError("want exactly one FILE, got %d", len(pos))
 	}
-	if *asJSON && *out != "" {
-		return c.usageError(e, "--json and -o exclude each other")
+	if fl.json && fl.out != "" {
+		return e.usageError("--json and -o exclude each other")
 	}
 	f, err := readBO3D(e, pos[0])
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	switch {
-	case *out != "":
-		err = writeBO3DModel(e, *out, f)
-	case *asJSON:
+	case fl.out != "":
+		err = writeBO3DModel(e, fl.out, f)
+	case fl.json:
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(dumpBO3D(f))
@@ -58,7 +50,7 @@ func runBO3D(e *env, args []string) int {
 		err = dumpBO3D(f).writeText(e.Stdout)
 	}
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }

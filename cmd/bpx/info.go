@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,17 +11,6 @@ import (
 
 	"github.com/gobpx/bpx"
 )
-
-var infoCmd = &command{
-	Name:    "info",
-	Summary: "show the main header, the decoded TypeExt and the section table",
-	Usage:   "[--json] FILE",
-}
-
-func init() {
-	infoCmd.Run = runInfo
-	register(infoCmd)
-}
 
 // typeNames names the BPX types the spec defines.
 var typeNames = map[uint8]string{
@@ -30,10 +20,6 @@ var typeNames = map[uint8]string{
 	bpx.TypeModel:   "model",
 	bpx.TypeScene:   "scene (no layout defined by the spec)",
 }
-
-// typeExtDescribers decode the TypeExt of known BPX types into one line.
-// Each type package registers its describer (see typeext.go).
-var typeExtDescribers = map[uint8]func(ext [16]byte) string{}
 
 // sectionTypeNames names the standard section types.
 var sectionTypeNames = map[uint8]string{
@@ -61,24 +47,25 @@ type sectionJSON struct {
 	Checksum uint32 `json:"checksum"`
 }
 
-func runInfo(e *env, args []string) int {
-	collectLate()
-	c := infoCmd
-	fs := c.newFlagSet(e)
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+// infoFlags are the flags of "bpx info".
+type infoFlags struct{ json bool }
+
+func setupInfo(fs *flag.FlagSet) func(*env, []string) int {
+	var f infoFlags
+	fs.BoolVar(&f.json, "json", false, "print one JSON object")
+	return f.run
+}
+
+func (f *infoFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
-		return c.usageError(e, "want exactly one FILE")
+		return e.usageError("want exactly one FILE")
 	}
 	r, err := bpx.OpenReader(pos[0])
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	defer r.Close()
-	if *asJSON {
+	if f.json {
 		out := infoJSON{Type: typeByte(r.Header.Type), Version: r.Header.Version, Checksum: r.Header.Checksum,
 			FileSize: r.Header.FileSize, TypeExt: hex.EncodeToString(r.Header.TypeExt[:]), Sections: []sectionJSON{}}
 		for _, s := range r.Sections {
@@ -87,7 +74,7 @@ func runInfo(e *env, args []string) int {
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
-			return c.fail(e, err)
+			return e.fail(err)
 		}
 		return exitOK
 	}

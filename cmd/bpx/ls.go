@@ -10,15 +10,6 @@ import (
 	"github.com/gobpx/bpx/types/pack"
 )
 
-func init() {
-	register(&command{
-		Name:    "ls",
-		Summary: "list the objects of a package",
-		Usage:   "[-l] [--json] PACKAGE",
-		Run:     runLs,
-	})
-}
-
 // lsEntry is one object in "bpx ls --json" output.
 type lsEntry struct {
 	Path    string `json:"path"`
@@ -28,22 +19,30 @@ type lsEntry struct {
 	Invalid string `json:"invalid,omitempty"` // why unpack refuses the name
 }
 
-func runLs(e *env, args []string) int {
-	collectLate()
-	c := commands["ls"]
-	fs := c.newFlagSet(e)
-	long := fs.Bool("l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")
-	asJSON := fs.Bool("json", false, "print a JSON array of objects")
-	p, status := openPackageArg(c, e, fs, args)
-	if p == nil {
-		return status
+// lsFlags are the flags of "bpx ls".
+type lsFlags struct{ long, json bool }
+
+func setupLs(fs *flag.FlagSet) func(*env, []string) int {
+	var f lsFlags
+	fs.BoolVar(&f.long, "l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")
+	fs.BoolVar(&f.json, "json", false, "print a JSON array of objects")
+	return f.run
+}
+
+func (f *lsFlags) run(e *env, pos []string) int {
+	if len(pos) != 1 {
+		return e.usageError("want one PACKAGE")
+	}
+	p, err := pack.Open(pos[0])
+	if err != nil {
+		return e.fail(err)
 	}
 	defer p.Close()
 	bad := p.InvalidPaths()
 	out := bufio.NewWriterSize(e.Stdout, 64<<10)
 	defer out.Flush()
 	switch {
-	case *asJSON:
+	case f.json:
 		list := make([]lsEntry, 0, len(p.Objects()))
 		for i, o := range p.Objects() {
 			list = append(list, lsEntry{o.Name, o.Size, o.Start, o.Offset, bad[i]})
@@ -51,9 +50,9 @@ func runLs(e *env, args []string) int {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(list); err != nil {
-			return c.fail(e, err)
+			return e.fail(err)
 		}
-	case *long:
+	case f.long:
 		// Lines are appended to one scratch buffer: fmt.Fprintf would
 		// allocate for every argument of every line.
 		var line []byte
@@ -94,21 +93,4 @@ func quoteName(name string, invalid bool) string {
 		return fmt.Sprintf("%q", name)
 	}
 	return name
-}
-
-// openPackageArg parses args with fs and opens the one PACKAGE argument.
-// On failure it returns nil and the exit status, having printed the problem.
-func openPackageArg(c *command, e *env, fs *flag.FlagSet, args []string) (*pack.Package, int) {
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return nil, status
-	}
-	if len(pos) != 1 {
-		return nil, c.usageError(e, "want one PACKAGE")
-	}
-	p, err := pack.Open(pos[0])
-	if err != nil {
-		return nil, c.fail(e, err)
-	}
-	return p, exitOK
 }

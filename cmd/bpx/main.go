@@ -5,18 +5,20 @@
 //
 //	bpx <command> [flags] [args]
 //
-// Run "bpx help" for the list of commands. Data goes to standard output,
-// diagnostics to standard error. The exit status is 0 on success, 1 when a
-// check fails or the input is bad, and 2 on bad usage.
+// "bpx help" lists the commands; "bpx help <command>", or "bpx <command>
+// --help", prints a command's usage, what it does and each of its flags
+// with its default. Flags are written --name, or -x for one-letter flags
+// (-name is accepted too), and may come before, between or after the
+// arguments; "--" ends them. Data goes to standard output, diagnostics to
+// standard error. The exit status is 0 on success, 1 when a check fails or
+// the input is bad, and 2 on bad usage.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 )
 
 // Exit statuses.
@@ -26,121 +28,75 @@ const (
 	exitUsage = 2 // bad command line
 )
 
-// env is what a subcommand may touch: its streams and whether stderr is a
-// terminal (for progress bars).
+// env is what a command may touch: its streams, whether stderr is a
+// terminal (for progress bars) and the command running, for its messages.
 type env struct {
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer
 	Terminal bool // stderr is an interactive terminal
-}
-
-// command is one subcommand. Each lives in its own file and registers itself
-// from an init function.
-type command struct {
-	Name    string
-	Summary string // one line for "bpx help"
-	Usage   string // the argument synopsis, e.g. "[--json] FILE"
-	// Run executes the command with the arguments after its name and
-	// returns the exit status.
-	Run func(e *env, args []string) int
-}
-
-var commands = map[string]*command{}
-
-func register(c *command) {
-	if _, dup := commands[c.Name]; dup {
-		panic("bpx: duplicate command " + c.Name)
-	}
-	commands[c.Name] = c
+	cmd      *command
 }
 
 // errUsage marks an error as a usage error (exit status 2).
 var errUsage = errors.New("usage")
 
-// newFlagSet returns a FlagSet for c whose usage message goes to e.Stderr.
-func (c *command) newFlagSet(e *env) *flag.FlagSet {
-	fs := flag.NewFlagSet("bpx "+c.Name, flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.Stderr, "usage: bpx %s %s\n", c.Name, c.Usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parse parses args with fs; it returns (status, false) when the command
-// must stop (bad flags: 2, -h: 0).
-func parse(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
-		}
-		return exitUsage, false
-	}
-	return 0, true
-}
-
 // fail prints err as one line prefixed with the command name and returns the
 // exit status it deserves.
-func (c *command) fail(e *env, err error) int {
-	fmt.Fprintf(e.Stderr, "bpx %s: %v\n", c.Name, err)
+func (e *env) fail(err error) int {
+	fmt.Fprintf(e.Stderr, "bpx %s: %v\n", e.cmd.Name, err)
 	if errors.Is(err, errUsage) {
 		return exitUsage
 	}
 	return exitFail
 }
 
-// usageError prints a usage problem and returns exit status 2.
-func (c *command) usageError(e *env, format string, args ...any) int {
-	fmt.Fprintf(e.Stderr, "bpx %s: %s\nusage: bpx %s %s\n", c.Name, fmt.Sprintf(format, args...), c.Name, c.Usage)
+// usageError prints a usage problem and the command's usage, and returns
+// exit status 2.
+func (e *env) usageError(format string, args ...any) int {
+	fmt.Fprintf(e.Stderr, "bpx %s: %s\n", e.cmd.Name, fmt.Sprintf(format, args...))
+	e.cmd.printUsage(e.Stderr)
+	fmt.Fprintf(e.Stderr, "Run 'bpx help %s' for its flags.\n", e.cmd.Name)
 	return exitUsage
 }
 
+// tuneMemory is set by main: commands then set up the garbage collector as
+// their Memory field says. Tests that call run leave it off, so that one
+// command's setting does not carry over to the next test.
+var tuneMemory bool
+
 func main() {
-	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: isTerminal(os.Stderr)}
-	stop := startCPUProfile(e)
-	code := run(e, os.Args[1:])
+	tuneMemory = true
+	stop := startCPUProfile(os.Stderr)
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-func run(e *env, args []string) int {
+// run runs bpx with the command-line arguments args (without the program
+// name) and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		e.Terminal = isTerminal(f)
+	}
 	if len(args) == 0 {
-		printHelp(e.Stderr)
+		printCommands(e.Stderr)
 		return exitUsage
 	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fmt.Fprintf(e.Stdout, "usage: bpx %s %s\n\n%s\n", c.Name, c.Usage, c.Summary)
-				return exitOK
-			}
-		}
-		printHelp(e.Stdout)
-		return exitOK
+	if isHelp(args[0]) {
+		return help(e, args[1:])
 	}
-	c, ok := commands[name]
-	if !ok {
-		fmt.Fprintf(e.Stderr, "bpx: unknown command %q (run 'bpx help')\n", name)
-		return exitUsage
+	c, rest, status := lookup(e, args)
+	if c == nil {
+		return status
 	}
-	return c.Run(e, args[1:])
+	return c.run(e, rest)
 }
 
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "usage: bpx <command> [flags] [args]")
-	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Summary)
-	}
-	fmt.Fprintln(w, "\nRun 'bpx help <command>' for a command's flags.")
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
 }
 
 // isTerminal reports whether f is a character device (a terminal).

@@ -8,57 +8,67 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gobpx/bpx/internal/samples"
 )
 
-// bpxBinary is the path of the bpx binary built once for all tests.
-var bpxBinary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "bpx-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bpxBinary = filepath.Join(dir, "bpx")
-	build := exec.Command("go", "build", "-o", bpxBinary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building bpx:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// result is what one run of the binary produced.
+// result is what one run of bpx produced.
 type result struct {
 	Stdout, Stderr string
 	Code           int
 }
 
-// runBPX runs the built binary with args (and optional stdin) and returns its
-// output and exit status. It fails the test only if the binary cannot start.
+// runBPX runs bpx in process with args (and optional stdin) and returns its
+// output and exit status.
 func runBPX(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	return runCmd(t, exec.Command(bpxBinary, args...), stdin)
+	var out, errb bytes.Buffer
+	code := run(args, bytes.NewReader(stdin), &out, &errb)
+	return result{out.String(), errb.String(), code}
 }
 
-// runBPXIn runs the binary with dir as its working directory.
+// runBPXIn runs bpx in process with dir as the working directory.
 func runBPXIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bpxBinary, args...)
-	cmd.Dir = dir
-	return runCmd(t, cmd, nil)
+	t.Chdir(dir)
+	return runBPX(t, nil, args...)
 }
 
-func runCmd(t *testing.T, cmd *exec.Cmd, stdin []byte) result {
+// The binary, built on first use by the end-to-end tests.
+var (
+	buildOnce sync.Once
+	binDir    string
+	binErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// runBinary builds the bpx binary once and runs it with args, as a user
+// would: it checks what running in process cannot (exit statuses set by
+// os.Exit, no stack trace on standard error).
+func runBinary(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	args := cmd.Args[1:]
+	buildOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "bpx-cli-test"); binErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "bpx"), ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("building bpx: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "bpx"), args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdin != nil {
@@ -88,16 +98,49 @@ func checkOneLineError(t *testing.T, r result) {
 	}
 }
 
-func TestHelpAndUsage(t *testing.T) {
-	if r := runBPX(t, nil); r.Code != exitUsage {
-		t.Errorf("no args: exit %d, want %d", r.Code, exitUsage)
+// TestBinary runs the built binary end to end: help, usage and input errors
+// and a pack, ls, cat, unpack round trip.
+func TestBinary(t *testing.T) {
+	if r := runBinary(t, nil); r.Code != exitUsage || !strings.Contains(r.Stderr, "Commands:") || r.Stdout != "" {
+		t.Errorf("no args: %+v", r)
 	}
-	if r := runBPX(t, nil, "help"); r.Code != exitOK || !strings.Contains(r.Stdout, "usage: bpx") {
-		t.Errorf("help: exit %d, stdout %q", r.Code, r.Stdout)
+	if r := runBinary(t, nil, "help", "ls"); r.Code != exitOK || !strings.HasPrefix(r.Stdout, "usage: bpx ls ") {
+		t.Errorf("help ls: %+v", r)
 	}
-	r := runBPX(t, nil, "no-such-command")
-	if r.Code != exitUsage {
-		t.Errorf("unknown command: exit %d, want %d", r.Code, exitUsage)
+	if r := runBinary(t, nil, "no-such-command"); r.Code != exitUsage || !strings.Contains(r.Stderr, `"no-such-command"`) {
+		t.Errorf("unknown command: %+v", r)
+	}
+	if r := runBinary(t, nil, "ls", "--bogus", "x.bpx"); r.Code != exitUsage {
+		t.Errorf("unknown flag: %+v", r)
+	}
+	r := runBinary(t, nil, "ls", filepath.Join(t.TempDir(), "missing.bpx"))
+	if r.Code != exitFail {
+		t.Errorf("missing file: %+v", r)
 	}
 	checkOneLineError(t, r)
+	r = runBinary(t, []byte("BO3"), "bo3d", "-")
+	if r.Code != exitFail || !strings.Contains(r.Stderr, "shorter than the 20-byte header") {
+		t.Errorf("short stdin: %+v", r)
+	}
+	checkOneLineError(t, r)
+
+	src, tmp := t.TempDir(), t.TempDir()
+	writeFiles(t, src, roundTripFiles)
+	pkg := filepath.Join(tmp, "p.bpx")
+	if r := runBinary(t, nil, "pack", "-q", "-o", pkg, src); r.Code != exitOK || r.Stdout != "" || r.Stderr != "" {
+		t.Fatalf("pack: %+v", r)
+	}
+	if r := runBinary(t, nil, "ls", pkg); r.Code != exitOK || len(strings.Split(strings.TrimSpace(r.Stdout), "\n")) != len(roundTripFiles) {
+		t.Errorf("ls: %+v", r)
+	}
+	if r := runBinary(t, nil, "cat", pkg, "models/ship.mesh"); r.Code != exitOK || r.Stdout != roundTripFiles["models/ship.mesh"] {
+		t.Errorf("cat: exit %d, %d bytes, %s", r.Code, len(r.Stdout), r.Stderr)
+	}
+	out := filepath.Join(tmp, "out")
+	if r := runBinary(t, nil, "unpack", "-q", "-C", out, pkg); r.Code != exitOK {
+		t.Fatalf("unpack: %+v", r)
+	}
+	if got := readFiles(t, out); !equalMaps(got, roundTripFiles) {
+		t.Errorf("unpacked tree differs: %v", got)
+	}
 }

@@ -5,6 +5,25 @@ import (
 	"runtime/debug"
 )
 
+// memoryUse says how a command sets up the garbage collector.
+type memoryUse int
+
+const (
+	defaultMemory memoryUse = iota // the runtime's defaults
+	boundedMemory                  // boundMemory: pack and unpack
+	quickMemory                    // collectLate: commands that read tables and exit
+)
+
+// apply sets up the garbage collector for m.
+func (m memoryUse) apply() {
+	switch m {
+	case boundedMemory:
+		boundMemory()
+	case quickMemory:
+		collectLate()
+	}
+}
+
 // packMemoryLimit is the Go heap limit "bpx pack" and "bpx unpack" set
 // unless GOMEMLIMIT is given: the garbage collector then keeps their peak
 // RSS under about 56 MiB for a tree like $(go env GOROOT)/src.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,40 +14,36 @@ import (
 	"github.com/gobpx/bpx/types/pack"
 )
 
-func init() {
-	register(&command{
-		Name:    "pack",
-		Summary: "pack a directory into a package",
-		Usage:   "[-o OUT] [-c xz|zlib|none] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE.json] [-q] DIR",
-		Run:     runPack,
-	})
+// packFlags are the flags of "bpx pack".
+type packFlags struct {
+	out, comp, arch, platform, gen, meta string
+	secSize                              int64
+	quiet                                bool
 }
 
-func runPack(e *env, args []string) int {
-	boundMemory()
-	c := commands["pack"]
-	fs := c.newFlagSet(e)
-	out := fs.String("o", "", "output package `file`, replaced atomically (default: DIR's name + .bpx)")
-	comp := fs.String("c", "xz", "compression of data sections: xz (readable everywhere), zlib (fast; the reference SDK cannot read it) or none")
-	fs.StringVar(comp, "z", "xz", "same as -c")
-	secSize := fs.Int64("section-size", pack.DefaultSectionSize, "target data section size in `bytes`")
-	arch := fs.String("arch", pack.ArchAny.String(), "target architecture: x86_64, aarch64, x86, armv7hl or any")
-	platform := fs.String("platform", pack.PlatformAny.String(), "target platform: Linux, MacOS, Windows, Android or Any")
-	gen := fs.String("generator", pack.GeneratorGoBPX.String(), "two-character generator code stored in TypeExt")
-	meta := fs.String("meta", "", "package metadata from a JSON `file` (an object; typed JSON keeps exact widths)")
-	quiet := fs.Bool("q", false, "no progress bar")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+func setupPack(fs *flag.FlagSet) func(*env, []string) int {
+	var f packFlags
+	fs.StringVar(&f.out, "o", "", "write the package to `OUT`, replaced atomically (default: DIR's base name + .bpx)")
+	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
+	fs.Int64Var(&f.secSize, "section-size", pack.DefaultSectionSize, "target size of a data section, `N` bytes")
+	fs.StringVar(&f.arch, "arch", pack.ArchAny.String(), "target architecture `A`: x86_64, aarch64, x86, armv7hl or any")
+	fs.StringVar(&f.platform, "platform", pack.PlatformAny.String(), "target platform `P`: Linux, MacOS, Windows, Android or Any")
+	fs.StringVar(&f.gen, "generator", pack.GeneratorGoBPX.String(), "two-character generator code `XY` stored in the TypeExt")
+	fs.StringVar(&f.meta, "meta", "", "package metadata from the JSON `FILE`: an object, plain or typed JSON (which keeps exact widths)")
+	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	return f.run
+}
+
+func (f *packFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
-		return c.usageError(e, "want one DIR")
+		return e.usageError("want one DIR")
 	}
-	if *out == "" {
-		*out = filepath.Base(filepath.Clean(pos[0])) + ".bpx"
+	out := f.out
+	if out == "" {
+		out = filepath.Base(filepath.Clean(pos[0])) + ".bpx"
 	}
-	opts := []pack.WriterOption{pack.WithSectionSize(*secSize), pack.WithMetadataNames()}
-	switch strings.ToLower(*comp) {
+	opts := []pack.WriterOption{pack.WithSectionSize(f.secSize), pack.WithMetadataNames()}
+	switch strings.ToLower(f.comp) {
 	case "xz":
 		opts = append(opts, pack.WithCompression(bpx.CompressXZ))
 	case "zlib":
@@ -54,39 +51,39 @@ func runPack(e *env, args []string) int {
 	case "none":
 		opts = append(opts, pack.WithCompression(bpx.CompressNone))
 	default:
-		return c.usageError(e, "unknown compression %q", *comp)
+		return e.usageError("unknown compression %q", f.comp)
 	}
-	if len(*gen) != 2 {
-		return c.usageError(e, "generator must be two bytes, got %q", *gen)
+	if len(f.gen) != 2 {
+		return e.usageError("generator must be two bytes, got %q", f.gen)
 	}
-	ext := pack.TypeExt{Generator: pack.Generator{(*gen)[0], (*gen)[1]}}
+	ext := pack.TypeExt{Generator: pack.Generator{f.gen[0], f.gen[1]}}
 	var found bool
-	if ext.Arch, found = lookupCode(*arch, pack.Arch.String); !found {
-		return c.usageError(e, "unknown architecture %q", *arch)
+	if ext.Arch, found = lookupCode(f.arch, pack.Arch.String); !found {
+		return e.usageError("unknown architecture %q", f.arch)
 	}
-	if ext.Platform, found = lookupCode(*platform, pack.Platform.String); !found {
-		return c.usageError(e, "unknown platform %q", *platform)
+	if ext.Platform, found = lookupCode(f.platform, pack.Platform.String); !found {
+		return e.usageError("unknown platform %q", f.platform)
 	}
 	var metadata *sd.Object
-	if *meta != "" {
+	if f.meta != "" {
 		var err error
-		if metadata, err = readMetadata(*meta); err != nil {
-			return c.fail(e, err)
+		if metadata, err = readMetadata(f.meta); err != nil {
+			return e.fail(err)
 		}
 	}
 	dir := pos[0]
 	if fi, err := os.Stat(dir); err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	} else if !fi.IsDir() {
-		return c.fail(e, fmt.Errorf("%s is not a directory", dir))
+		return e.fail(fmt.Errorf("%s is not a directory", dir))
 	}
 	fsys := os.DirFS(dir)
 	total, err := treeSize(fsys)
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	bar := newProgress(e, *quiet, total, "packing")
-	err = bpx.SaveFile(*out, func(w io.Writer) error {
+	bar := newProgress(e, f.quiet, total, "packing")
+	err = bpx.SaveFile(out, func(w io.Writer) error {
 		pw := pack.NewWriter(w, opts...)
 		pw.SetTypeExt(ext)
 		if metadata != nil {
@@ -103,7 +100,7 @@ func runPack(e *env, args []string) int {
 	})
 	bar.Done()
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }

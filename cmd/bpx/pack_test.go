@@ -123,8 +123,8 @@ func TestPackUsageAndErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"pack", "-o", filepath.Join(dir, "x.bpx")},
-		{"pack", "-z", "lz4", "-o", filepath.Join(dir, "x.bpx"), dir},
-		{"pack", "-generator", "ABC", "-o", filepath.Join(dir, "x.bpx"), dir},
+		{"pack", "--section-size", "big", "-o", filepath.Join(dir, "x.bpx"), dir},
+		{"pack", "--generator", "ABC", "-o", filepath.Join(dir, "x.bpx"), dir},
 	} {
 		if r := runBPX(t, nil, args...); r.Code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (%s)", args, r.Code, exitUsage, r.Stderr)
@@ -140,13 +140,13 @@ func TestPackUsageAndErrors(t *testing.T) {
 	}
 }
 
-// TestPackGenerator checks -generator reaches the TypeExt (via ls of the
+// TestPackGenerator checks --generator reaches the TypeExt (via ls of the
 // package through info is the lead's; here the bytes are checked).
 func TestPackGenerator(t *testing.T) {
 	src, tmp := t.TempDir(), t.TempDir()
 	writeFiles(t, src, map[string]string{"a": "a"})
 	pkg := filepath.Join(tmp, "g.bpx")
-	if r := runBPX(t, nil, "pack", "-q", "-generator", "PK", "-o", pkg, src); r.Code != 0 {
+	if r := runBPX(t, nil, "pack", "-q", "--generator", "PK", "-o", pkg, src); r.Code != 0 {
 		t.Fatalf("%+v", r)
 	}
 	b, err := os.ReadFile(pkg)

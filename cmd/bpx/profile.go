@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 )
@@ -9,8 +10,8 @@ import (
 // startCPUProfile writes a CPU profile of this run to the file named by
 // $BPX_CPUPROFILE, if set: bench/pgo.sh merges such profiles into
 // default.pgo, the profile "go build" uses to optimize bpx. It returns the
-// function that ends the profile.
-func startCPUProfile(e *env) (stop func()) {
+// function that ends the profile. Problems are reported on stderr.
+func startCPUProfile(stderr io.Writer) (stop func()) {
 	name := os.Getenv("BPX_CPUPROFILE")
 	if name == "" {
 		return func() {}
@@ -20,7 +21,7 @@ func startCPUProfile(e *env) (stop func()) {
 		err = pprof.StartCPUProfile(f)
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "bpx: BPX_CPUPROFILE: %v\n", err)
+		fmt.Fprintf(stderr, "bpx: BPX_CPUPROFILE: %v\n", err)
 		if f != nil {
 			f.Close()
 		}

@@ -89,14 +89,6 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
-// Reader wraps r so that reading advances the line.
-func (p *progress) Reader(r io.Reader) io.Reader {
-	if p.w == nil {
-		return r
-	}
-	return &progressReader{r: r, p: p}
-}
-
 // Done clears the line; later Adds draw nothing.
 func (p *progress) Done() {
 	if p.w == nil {
@@ -108,15 +100,4 @@ func (p *progress) Done() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 	p.closed = true
-}
-
-type progressReader struct {
-	r io.Reader
-	p *progress
-}
-
-func (pr *progressReader) Read(b []byte) (int, error) {
-	n, err := pr.r.Read(b)
-	pr.p.Add(int64(n))
-	return n, err
 }

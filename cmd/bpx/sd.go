@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -10,87 +11,82 @@ import (
 	"github.com/gobpx/bpx/sd"
 )
 
-var sdCmd = &command{
-	Name:    "sd",
-	Summary: "print a structured-data (BPXSD) section as JSON",
-	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",
+// sdFlags are the flags of "bpx sd".
+type sdFlags struct {
+	section, names            string
+	typed, compact, refBudget bool
+	depth                     int
 }
 
-func init() {
-	sdCmd.Run = runSD
-	register(sdCmd)
+func setupSD(fs *flag.FlagSet) func(*env, []string) int {
+	var f sdFlags
+	fs.StringVar(&f.section, "s", "", "print section `N` (counting from 0; default: the first of type 0xFE)")
+	fs.BoolVar(&f.typed, "typed", false, "print the lossless typed JSON form (kinds, widths, NaN payloads, hashes)")
+	fs.BoolVar(&f.compact, "compact", false, "print JSON on one line")
+	fs.IntVar(&f.depth, "depth", sd.DefaultMaxDepth, "accept nesting up to `N` levels deep")
+	fs.StringVar(&f.names, "names", "", "name the keys of a section without a __debug__ list by trying the comma-separated names `a,b,...`")
+	fs.BoolVar(&f.refBudget, "ref-budget", false, "also reject what the reference rejects (its max_depth 16 container budget)")
+	return f.run
 }
 
-func runSD(e *env, args []string) int {
-	c := sdCmd
-	fs := c.newFlagSet(e)
-	sec := fs.String("s", "", "0-based `index` of the section (default: the first of type 0xFE)")
-	typed := fs.Bool("typed", false, "print the lossless typed JSON form (kinds, widths, NaN payloads, hashes)")
-	compact := fs.Bool("compact", false, "print JSON on one line")
-	depth := fs.Int("depth", sd.DefaultMaxDepth, "maximum nesting `depth` accepted")
-	names := fs.String("names", "", "comma-separated candidate key `names`, to name keys stored without a __debug__ list")
-	refBudget := fs.Bool("ref-budget", false, "also reject what the reference rejects (its max_depth 16 container budget)")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+func (f *sdFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
-		return c.usageError(e, "want one FILE")
+		return e.usageError("want one FILE")
 	}
-	if *depth < 1 {
-		return c.usageError(e, "--depth wants a positive number, got %d", *depth)
+	if f.depth < 1 {
+		return e.usageError("--depth wants a positive number, got %d", f.depth)
 	}
 	file := pos[0]
 	r, err := bpx.OpenReader(file)
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	defer r.Close()
 
 	var s *bpx.Section
-	if *sec == "" {
+	if f.section == "" {
 		if s = r.FindSection(bpx.SectionTypeStructuredData); s == nil {
-			return c.fail(e, fmt.Errorf("%s: no structured-data section (type 0xFE); choose one with -s", file))
+			return e.fail(fmt.Errorf("%s: no structured-data section (type 0xFE); choose one with -s", file))
 		}
 	} else {
-		if s, err = sectionByIndex(&r.Reader, file, *sec); err != nil {
-			return c.fail(e, err)
+		if s, err = sectionByIndex(&r.Reader, file, f.section); err != nil {
+			return e.fail(err)
 		}
 	}
 	data, err := s.Data()
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	opts := sd.DecodeOptions{MaxDepth: *depth}
-	if *refBudget {
+	opts := sd.DecodeOptions{MaxDepth: f.depth}
+	if f.refBudget {
 		opts.ContainerBudget = sd.ReferenceMaxDepth
 	}
 	obj, err := opts.Decode(data)
 	if err != nil {
-		return c.fail(e, fmt.Errorf("%s: section %d: %w", file, s.Index, err))
+		return e.fail(fmt.Errorf("%s: section %d: %w", file, s.Index, err))
 	}
-	if *names != "" {
-		obj.ResolveNames(strings.Split(*names, ",")...)
+	if f.names != "" {
+		obj.ResolveNames(strings.Split(f.names, ",")...)
 	}
 	var out []byte
-	if *typed {
+	if f.typed {
 		out, err = sd.MarshalTypedJSON(obj)
 	} else {
 		out, err = obj.MarshalJSON()
 	}
 	if err != nil {
-		return c.fail(e, fmt.Errorf("%s: section %d: %w", file, s.Index, err))
+		return e.fail(fmt.Errorf("%s: section %d: %w", file, s.Index, err))
 	}
-	if !*compact {
+	if !f.compact {
 		var buf bytes.Buffer
 		if err := json.Indent(&buf, out, "", "  "); err != nil {
-			return c.fail(e, err)
+			return e.fail(err)
 		}
 		out = buf.Bytes()
 	}
 	out = append(out, '\n')
 	if _, err := e.Stdout.Write(out); err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -16,75 +17,45 @@ import (
 	"github.com/gobpx/bpx/types/texture"
 )
 
-var textureCmd = &command{
-	Name:    "texture",
-	Summary: "convert PNG images to BPX textures and back",
-	Usage:   "import [flags] IN.png... | export [flags] IN.bpx",
-}
-
-// The subcommands, for their flag sets and one-line errors.
-var (
-	textureImportCmd = &command{
-		Name:  "texture import",
-		Usage: "[-o OUT.bpx] [-format auto|rgb|rgba|grey|float] [-mipmaps N] [-compressed] [-cubemap] [-raw] IN.png...",
-	}
-	textureExportCmd = &command{
-		Name:  "texture export",
-		Usage: "[-o OUT.png] [-layer N] IN.bpx",
-	}
-)
-
-func init() {
-	textureCmd.Run = runTexture
-	register(textureCmd)
-}
-
-func runTexture(e *env, args []string) int {
-	if len(args) == 0 {
-		return textureCmd.usageError(e, "want a subcommand: import or export")
-	}
-	switch args[0] {
-	case "import":
-		return runTextureImport(e, args[1:])
-	case "export":
-		return runTextureExport(e, args[1:])
-	}
-	return textureCmd.usageError(e, "unknown subcommand %q (want import or export)", args[0])
-}
-
-// textureFormats maps -format names to formats; "auto" is 0.
+// textureFormats maps --format names to formats; "auto" is 0.
 var textureFormats = map[string]texture.Format{
 	"auto": 0, "rgb": texture.FormatRGB, "rgba": texture.FormatRGBA,
 	"grey": texture.FormatGreyScale, "gray": texture.FormatGreyScale, "float": texture.FormatFloat,
 }
 
-func runTextureImport(e *env, args []string) int {
-	c := textureImportCmd
-	fs := c.newFlagSet(e)
-	out := fs.String("o", "", "output file (default: the first input with .bpx; - for standard output)")
-	format := fs.String("format", "auto", "pixel format: auto (grey for grey PNGs, rgb for opaque ones, else rgba), rgb, rgba, grey or float")
-	mipmaps := fs.Uint("mipmaps", 0, "number of mip maps the loader should generate (0-255)")
-	compressed := fs.Bool("compressed", false, "set the Compressed flag (compress on the GPU when loading)")
-	cubemap := fs.Bool("cubemap", false, "make a cube map of 6 inputs (+X, -X, +Y, -Y, +Z, -Z)")
-	rawSection := fs.Bool("raw", false, "store the pixels uncompressed (default: xz above 64 KiB, like the reference)")
-	in, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+// textureImportFlags are the flags of "bpx texture import".
+type textureImportFlags struct {
+	out, format                   string
+	mipmaps                       uint
+	compressed, cubemap, rawPixel bool
+}
+
+func setupTextureImport(fs *flag.FlagSet) func(*env, []string) int {
+	var f textureImportFlags
+	fs.StringVar(&f.out, "o", "", "write the texture to `OUT` (default: the first input with .bpx; - for standard output)")
+	fs.StringVar(&f.format, "format", "auto", "store the pixels as `auto|rgb|rgba|grey|float` (grey may be spelt gray); auto picks grey for grey PNGs, rgb for opaque ones, else rgba")
+	fs.UintVar(&f.mipmaps, "mipmaps", 0, "number `N` of mip maps the loader should generate (0-255)")
+	fs.BoolVar(&f.compressed, "compressed", false, "set the Compressed flag (compress on the GPU when loading)")
+	fs.BoolVar(&f.cubemap, "cubemap", false, "make a cube map of 6 inputs (+X, -X, +Y, -Y, +Z, -Z)")
+	fs.BoolVar(&f.rawPixel, "raw", false, "store the pixels uncompressed (default: xz above 64 KiB, like the reference)")
+	return f.run
+}
+
+func (f *textureImportFlags) run(e *env, in []string) int {
 	if len(in) == 0 {
-		return c.usageError(e, "want at least one IN.png")
+		return e.usageError("want at least one IN.png")
 	}
-	f, known := textureFormats[*format]
+	format, known := textureFormats[f.format]
 	if !known {
-		return c.usageError(e, "unknown -format %q", *format)
+		return e.usageError("unknown --format %q", f.format)
 	}
-	if *mipmaps > 255 {
-		return c.usageError(e, "-mipmaps %d above 255", *mipmaps)
+	if f.mipmaps > 255 {
+		return e.usageError("--mipmaps %d above 255", f.mipmaps)
 	}
-	dst := *out
+	dst := f.out
 	if dst == "" {
 		if in[0] == "-" {
-			return c.usageError(e, "-o is required when reading standard input")
+			return e.usageError("-o is required when reading standard input")
 		}
 		dst = replaceExt(in[0], ".bpx")
 	}
@@ -92,34 +63,34 @@ func runTextureImport(e *env, args []string) int {
 	for i, name := range in {
 		img, err := readPNG(e, name)
 		if err != nil {
-			return c.fail(e, err)
+			return e.fail(err)
 		}
 		imgs[i] = img
 	}
-	if f == 0 {
-		f = autoFormat(imgs[0])
+	if format == 0 {
+		format = autoFormat(imgs[0])
 	}
 	var flags texture.Flags
 	switch {
-	case *cubemap:
+	case f.cubemap:
 		flags |= texture.FlagCubeMap
 	case len(imgs) > 1:
 		flags |= texture.FlagArray
 	}
-	if *compressed {
+	if f.compressed {
 		flags |= texture.FlagCompressed
 	}
-	tex, err := texture.FromImages(imgs, f, flags)
+	tex, err := texture.FromImages(imgs, format, flags)
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	tex.MipMaps = uint8(*mipmaps)
+	tex.MipMaps = uint8(f.mipmaps)
 	o := bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32, Threshold: bpx.DefaultThreshold}
-	if *rawSection {
+	if f.rawPixel {
 		o = bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}
 	}
 	if err := saveOutput(e, dst, func(w io.Writer) error { return texture.Encode(w, tex, o) }); err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }
@@ -137,35 +108,40 @@ func autoFormat(img image.Image) texture.Format {
 	return texture.FormatRGBA
 }
 
-func runTextureExport(e *env, args []string) int {
-	c := textureExportCmd
-	fs := c.newFlagSet(e)
-	out := fs.String("o", "", "output PNG (default: the input with .png; - for standard output)")
-	layer := fs.Int("layer", 0, "layer to export (0-based; cube map faces are +X, -X, +Y, -Y, +Z, -Z); Float textures become 16-bit grey PNGs clamped to [0, 1]")
-	in, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+// textureExportFlags are the flags of "bpx texture export".
+type textureExportFlags struct {
+	out   string
+	layer int
+}
+
+func setupTextureExport(fs *flag.FlagSet) func(*env, []string) int {
+	var f textureExportFlags
+	fs.StringVar(&f.out, "o", "", "write the PNG to `OUT` (default: the input with .png; - for standard output)")
+	fs.IntVar(&f.layer, "layer", 0, "export layer `N` (counting from 0; cube map faces are +X, -X, +Y, -Y, +Z, -Z)")
+	return f.run
+}
+
+func (f *textureExportFlags) run(e *env, in []string) int {
 	if len(in) != 1 {
-		return c.usageError(e, "want exactly one IN.bpx, got %d arguments", len(in))
+		return e.usageError("want exactly one IN.bpx, got %d arguments", len(in))
 	}
 	tex, err := readTexture(in[0])
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	if *layer < 0 || *layer >= tex.Layers() {
-		return c.fail(e, fmt.Errorf("%s: layer %d out of range: the texture has %d layers (0 to %d)", in[0], *layer, tex.Layers(), tex.Layers()-1))
+	if f.layer < 0 || f.layer >= tex.Layers() {
+		return e.fail(fmt.Errorf("%s: layer %d out of range: the texture has %d layers (0 to %d)", in[0], f.layer, tex.Layers(), tex.Layers()-1))
 	}
-	img, err := tex.Image(*layer)
+	img, err := tex.Image(f.layer)
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
-	dst := *out
+	dst := f.out
 	if dst == "" {
 		dst = replaceExt(in[0], ".png")
 	}
 	if err := saveOutput(e, dst, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }

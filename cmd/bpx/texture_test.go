@@ -50,7 +50,7 @@ func TestTextureImportExport(t *testing.T) {
 		src.Pix[i] = byte(i * 7)
 	}
 	in := writePNG(t, dir, "img.png", src)
-	if r := runBPX(t, nil, "texture", "import", "-mipmaps", "3", in); r.Code != exitOK || r.Stderr != "" {
+	if r := runBPX(t, nil, "texture", "import", "--mipmaps", "3", in); r.Code != exitOK || r.Stderr != "" {
 		t.Fatalf("import: exit %d, %q", r.Code, r.Stderr)
 	}
 	tex := readTextureFile(t, filepath.Join(dir, "img.bpx"))
@@ -93,8 +93,8 @@ func TestTextureImportFormats(t *testing.T) {
 	}{
 		{grey, nil, texture.FormatGreyScale},
 		{opaque, nil, texture.FormatRGB},
-		{opaque, []string{"-format", "float"}, texture.FormatFloat},
-		{grey, []string{"-format", "rgba", "-raw"}, texture.FormatRGBA},
+		{opaque, []string{"--format", "float"}, texture.FormatFloat},
+		{grey, []string{"--format", "rgba", "--raw"}, texture.FormatRGBA},
 	} {
 		in := writePNG(t, dir, "in.png", c.img)
 		out := filepath.Join(dir, "out.bpx")
@@ -119,14 +119,14 @@ func TestTextureCubeMap(t *testing.T) {
 		faces = append(faces, writePNG(t, dir, "face"+string(rune('0'+i))+".png", g))
 	}
 	out := filepath.Join(dir, "cube.bpx")
-	if r := runBPX(t, nil, append([]string{"texture", "import", "-cubemap", "-o", out}, faces...)...); r.Code != exitOK {
+	if r := runBPX(t, nil, append([]string{"texture", "import", "--cubemap", "-o", out}, faces...)...); r.Code != exitOK {
 		t.Fatalf("import: exit %d, %q", r.Code, r.Stderr)
 	}
 	tex := readTextureFile(t, out)
 	if tex.Layers() != 6 || tex.Flags != texture.FlagCubeMap {
 		t.Fatalf("cube map %v", tex.TypeExt)
 	}
-	r := runBPX(t, nil, "texture", "export", "-layer", "5", "-o", "-", out)
+	r := runBPX(t, nil, "texture", "export", "--layer", "5", "-o", "-", out)
 	if r.Code != exitOK {
 		t.Fatalf("export: exit %d, %q", r.Code, r.Stderr)
 	}
@@ -162,8 +162,8 @@ func TestTextureErrors(t *testing.T) {
 		{[]string{"texture", "import", npot}, exitFail, "width 300 is not a power of two from 2 to 65536: resize or pad the image to 512"},
 		{[]string{"texture", "import", notPNG}, exitFail, "not a readable PNG"},
 		{[]string{"texture", "import", filepath.Join(dir, "missing.png")}, exitFail, "no such file"},
-		{[]string{"texture", "import", "-cubemap", good}, exitFail, "a cube map needs 6 images, got 1"},
-		{[]string{"texture", "export", filepath.Join(dir, "good.bpx"), "-layer", "1"}, exitFail, "layer 1 out of range: the texture has 1 layers"},
+		{[]string{"texture", "import", "--cubemap", good}, exitFail, "a cube map needs 6 images, got 1"},
+		{[]string{"texture", "export", filepath.Join(dir, "good.bpx"), "--layer", "1"}, exitFail, "layer 1 out of range: the texture has 1 layers"},
 		{[]string{"texture", "export", notTexture}, exitFail, "type 'M' is not a texture"},
 		{[]string{"texture", "export", notPNG}, exitFail, "x.png"},
 	} {
@@ -178,7 +178,7 @@ func TestTextureErrors(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"texture"}, {"texture", "convert"}, {"texture", "import"}, {"texture", "export"},
-		{"texture", "import", "-format", "cmyk", good}, {"texture", "import", "-mipmaps", "256", good}, {"texture", "import", "-"},
+		{"texture", "import", "--format", "cmyk", good}, {"texture", "import", "--mipmaps", "256", good}, {"texture", "import", "-"},
 	} {
 		if r := runBPX(t, nil, args...); r.Code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (%q)", args, r.Code, exitUsage, r.Stderr)

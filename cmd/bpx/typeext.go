@@ -11,20 +11,27 @@ import (
 	"github.com/gobpx/bpx/types/texture"
 )
 
-// Wiring of the type packages into info, verify and cat.
-func init() {
-	typeExtDescribers[bpx.TypePackage] = describePackage
-	typeExtDescribers[bpx.TypeTexture] = texture.DescribeTypeExt
-	typeExtDescribers[bpx.TypeModel] = model.DescribeTypeExt
-	typeExtDescribers[bpx.TypeShader] = shader.DescribeTypeExt
-	typeCheckers[bpx.TypePackage] = func(r *bpx.Reader) error {
-		p, err := pack.New(r)
-		if err != nil {
-			return err
-		}
-		return p.Verify()
+// typeExtDescribers decode the TypeExt of the BPX types bpx knows into one
+// line, for "bpx info".
+var typeExtDescribers = map[uint8]func(ext [16]byte) string{
+	bpx.TypePackage: describePackage,
+	bpx.TypeTexture: texture.DescribeTypeExt,
+	bpx.TypeModel:   model.DescribeTypeExt,
+	bpx.TypeShader:  shader.DescribeTypeExt,
+}
+
+// typeCheckers check the type-level consistency of an opened container
+// (a package's object table), for "bpx verify".
+var typeCheckers = map[uint8]func(r *bpx.Reader) error{
+	bpx.TypePackage: verifyPackage,
+}
+
+func verifyPackage(r *bpx.Reader) error {
+	p, err := pack.New(r)
+	if err != nil {
+		return err
 	}
-	openPackageObject = openObject
+	return p.Verify()
 }
 
 func describePackage(ext [16]byte) string {

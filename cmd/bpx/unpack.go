@@ -1,61 +1,59 @@
 package main
 
 import (
+	"flag"
+
 	"github.com/gobpx/bpx/types/pack"
 )
 
-func init() {
-	register(&command{
-		Name:    "unpack",
-		Summary: "extract the objects of a package into a directory",
-		Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] PACKAGE [PATH...]",
-		Run:     runUnpack,
-	})
+// unpackFlags are the flags of "bpx unpack".
+type unpackFlags struct {
+	dir                string
+	force, skip, quiet bool
+	jobs               int
 }
 
-func runUnpack(e *env, args []string) int {
-	boundMemory()
-	c := commands["unpack"]
-	fs := c.newFlagSet(e)
-	dir := fs.String("C", ".", "extract into `dir` (created if missing)")
-	force := fs.Bool("f", false, "overwrite existing files (never through a symbolic link)")
-	skip := fs.Bool("skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
-	quiet := fs.Bool("q", false, "no progress bar")
-	jobs := fs.Int("j", 0, "objects written at the same time (default: two per CPU)")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+func setupUnpack(fs *flag.FlagSet) func(*env, []string) int {
+	var f unpackFlags
+	fs.StringVar(&f.dir, "C", ".", "extract into `DIR` (created if missing)")
+	fs.BoolVar(&f.force, "f", false, "overwrite existing files (never through a symbolic link)")
+	fs.BoolVar(&f.skip, "skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
+	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	fs.IntVar(&f.jobs, "j", 0, "write `N` objects at the same time (default: two per CPU)")
+	return f.run
+}
+
+func (f *unpackFlags) run(e *env, pos []string) int {
 	if len(pos) < 1 {
-		return c.usageError(e, "want PACKAGE [PATH...]")
+		return e.usageError("want PACKAGE [PATH...]")
 	}
 	p, err := pack.Open(pos[0])
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	defer p.Close()
 	var total int64
 	for _, o := range p.Objects() {
 		total += int64(o.Size)
 	}
-	bar := newProgress(e, *quiet, total, "unpacking")
+	bar := newProgress(e, f.quiet, total, "unpacking")
 	opts := []pack.UnpackOption{
 		pack.WithPaths(pos[1:]...),
 		pack.WithProgress(func(_ string, size int64) { bar.Add(size) }),
 	}
-	if *force {
+	if f.force {
 		opts = append(opts, pack.Overwrite())
 	}
-	if *skip {
+	if f.skip {
 		opts = append(opts, pack.SkipInvalid())
 	}
-	if *jobs > 0 {
-		opts = append(opts, pack.WithUnpackConcurrency(*jobs))
+	if f.jobs > 0 {
+		opts = append(opts, pack.WithUnpackConcurrency(f.jobs))
 	}
-	err = p.Unpack(*dir, opts...)
+	err = p.Unpack(f.dir, opts...)
 	bar.Done()
 	if err != nil {
-		return c.fail(e, err)
+		return e.fail(err)
 	}
 	return exitOK
 }

@@ -1,41 +1,29 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/gobpx/bpx"
 )
 
-var verifyCmd = &command{
-	Name:    "verify",
-	Summary: "check header and section checksums, decompress every section, check package tables",
-	Usage:   "[-q] FILE...",
+// verifyFlags are the flags of "bpx verify".
+type verifyFlags struct{ quiet bool }
+
+func setupVerify(fs *flag.FlagSet) func(*env, []string) int {
+	var f verifyFlags
+	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	return f.run
 }
 
-func init() {
-	verifyCmd.Run = runVerify
-	register(verifyCmd)
-}
-
-// typeCheckers check type-level consistency (e.g. a package's object table)
-// of an opened container; registered per BPX type (see typeext.go).
-var typeCheckers = map[uint8]func(r *bpx.Reader) error{}
-
-func runVerify(e *env, args []string) int {
-	c := verifyCmd
-	fs := c.newFlagSet(e)
-	quiet := fs.Bool("q", false, "no progress bar")
-	pos, status, ok := parseArgs(fs, args)
-	if !ok {
-		return status
-	}
+func (f *verifyFlags) run(e *env, pos []string) int {
 	if len(pos) == 0 {
-		return c.usageError(e, "want at least one FILE")
+		return e.usageError("want at least one FILE")
 	}
 	failed := false
 	for _, name := range pos {
-		problems := verifyFile(e, name, *quiet)
+		problems := verifyFile(e, name, f.quiet)
 		for _, p := range problems {
 			fmt.Fprintf(e.Stderr, "%s: %v\n", name, p)
 		}

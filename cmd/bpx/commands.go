@@ -1,0 +1,341 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one row of the commands table.
+type command struct {
+	Name    string // "ls"; a subcommand is "texture import"
+	Usage   string // the synopsis after "bpx Name", one line per form
+	Summary string // one line for "bpx help"
+	Doc     string // the paragraph "bpx help Name" prints
+	Memory  memoryUse
+	// Setup defines the command's flags on fs and returns the function
+	// that runs the command with the positional arguments once fs is
+	// parsed.
+	Setup func(fs *flag.FlagSet) func(e *env, args []string) int
+}
+
+// commands is every command, in the order "bpx help" lists them. Flags are
+// written --name in Usage and Doc, or -x when one letter long.
+var commands = []*command{{
+	Name:    "info",
+	Usage:   "[--json] FILE",
+	Summary: "show the main header, the decoded TypeExt and the section table",
+	Doc: `Print the main header of a BPX file, its TypeExt decoded for the types
+bpx knows (package, texture, model, shader), and the section table. Nothing
+is decompressed or verified: bpx verify does that.`,
+	Memory: quickMemory,
+	Setup:  setupInfo,
+}, {
+	Name:    "verify",
+	Usage:   "[-q] FILE...",
+	Summary: "check header and section checksums, decompress every section, check package tables",
+	Doc: `Check the header checksum of each FILE, decompress every section and
+check its checksum, and check the object table of a package. Each FILE gets
+one line on standard output, "ok" or "FAILED", and each problem one line on
+standard error. The exit status is 1 when any file fails.`,
+	Setup: setupVerify,
+}, {
+	Name:    "cat",
+	Usage:   "-s N [--raw] [--hex] FILE\n[--hex] PACKAGE PATH",
+	Summary: "write a section (-s N) or a package object (PACKAGE PATH) to stdout",
+	Doc: `Write section N of a BPX file (counting from 0) to standard output,
+decompressed and verified, or as stored with --raw; or write the object
+PATH of a package. --hex writes a hex dump instead of the bytes.`,
+	Memory: quickMemory,
+	Setup:  setupCat,
+}, {
+	Name:    "ls",
+	Usage:   "[-l] [--json] PACKAGE",
+	Summary: "list the objects of a package",
+	Doc: `List the objects of a package, one path a line, in the order of its
+object table. Names that bpx unpack refuses (absolute, with "..", duplicate,
+empty or with control characters) are printed quoted; -l marks them with !.`,
+	Memory: quickMemory,
+	Setup:  setupLs,
+}, {
+	Name:    "pack",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
+	Summary: "pack a directory into a package",
+	Doc: `Pack the regular files under DIR into a package, named by their paths
+relative to DIR. The package is written to a temporary file renamed into
+place, so a failed pack leaves nothing behind. --arch, --platform and
+--generator fill the package's TypeExt; --meta stores metadata.`,
+	Memory: boundedMemory,
+	Setup:  setupPack,
+}, {
+	Name:    "unpack",
+	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] PACKAGE [PATH...]",
+	Summary: "extract the objects of a package into a directory",
+	Doc: `Extract the objects of a package into DIR, or only the given PATHs (files
+or directories). A package with a name that would escape DIR (absolute, with
+"..", or through a symbolic link) or a duplicate name is refused, unless
+--skip-invalid skips those objects. Existing files are kept unless -f.`,
+	Memory: boundedMemory,
+	Setup:  setupUnpack,
+}, {
+	Name:    "sd",
+	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",
+	Summary: "print a structured-data (BPXSD) section as JSON",
+	Doc: `Print a structured-data section as JSON: the first section of type 0xFE,
+or section N. Keys are named by the section's __debug__ list or by --names,
+else shown as "#" and their hash. --typed prints the lossless form, which
+keeps kinds, widths and hashes and which bpx pack --meta reads back.`,
+	Setup: setupSD,
+}, {
+	Name:    "texture import",
+	Usage:   "[-o OUT] [--format auto|rgb|rgba|grey|float] [--mipmaps N] [--compressed] [--cubemap] [--raw] IN.png...",
+	Summary: "convert PNG images to a BPX texture",
+	Doc: `Convert PNG images to a BPX texture: one image makes a 2D texture,
+several an array, six with --cubemap a cube map (+X, -X, +Y, -Y, +Z, -Z).
+Sides must be powers of two. IN.png "-" reads standard input (then -o is
+required); -o - writes to standard output.`,
+	Setup: setupTextureImport,
+}, {
+	Name:    "texture export",
+	Usage:   "[-o OUT] [--layer N] IN.bpx",
+	Summary: "convert a layer of a BPX texture to PNG",
+	Doc: `Write one layer of a BPX texture as a PNG. Float textures become 16-bit
+grey PNGs clamped to [0, 1]. -o - writes to standard output.`,
+	Setup: setupTextureExport,
+}, {
+	Name: "blk",
+	Usage: "[--nm FILE] [--dict FILE] [--format text|json|typed-json] [--merge] [--lf] [-o OUT] FILE\n" +
+		"--encode [--kind KIND] [--nm FILE] [--dict FILE] -o OUT FILE\n" +
+		"--to-bpx -o OUT FILE",
+	Summary: "convert Dagor BLK data blocks: binary (all kinds), text, JSON, typed JSON, BPX",
+	Doc: `Print a Dagor BLK file as engine text (CRLF line ends unless --lf), as
+wt_blk's JSON or as lossless typed JSON; with --encode, write it as binary
+BLK of --kind; with --to-bpx, as a BPX container holding the tree as
+structured data. FILE may be binary BLK of any kind, BLK text, typed JSON or
+such a BPX container; "-" reads standard input. SLIM kinds need the shared
+name map: --nm, else the file "nm" beside FILE; the zstd dictionary is, unless
+--dict is given, the file the name map names, beside the name map.`,
+	Setup: setupBLK,
+}, {
+	Name:    "bo3d",
+	Usage:   "[--json] FILE\n-o OUT FILE",
+	Summary: "dump a BO3D mesh file, or convert it to a BPX model",
+	Doc: `Print a BO3D mesh file as text, or as JSON with --json: its entities,
+their transforms, keyframes and bones, and a summary of each mesh. -o
+converts it to a BPX model ('M') with xz-compressed, CRC32-checked sections
+and the entity hierarchy in a structured-data section. FILE "-" reads
+standard input; -o - writes to standard output.`,
+	Setup: setupBO3D,
+}}
+
+// lookup finds the command args start with and returns it with the
+// arguments that follow its name. For an unknown command it prints the
+// problem and returns nil and the exit status.
+func lookup(e *env, args []string) (*command, []string, int) {
+	name := args[0]
+	if c := find(name); c != nil {
+		return c, args[1:], exitOK
+	}
+	group := subcommands(name)
+	if len(group) == 0 {
+		fmt.Fprintf(e.Stderr, "bpx: unknown command %q; run 'bpx help' for the list\n", name)
+		return nil, nil, exitUsage
+	}
+	if len(args) > 1 {
+		if c := find(name + " " + args[1]); c != nil {
+			return c, args[2:], exitOK
+		}
+		if isHelp(args[1]) {
+			return nil, nil, help(e, args[:1])
+		}
+		fmt.Fprintf(e.Stderr, "bpx %s: unknown subcommand %q\n", name, args[1])
+	} else {
+		fmt.Fprintf(e.Stderr, "bpx %s: want a subcommand\n", name)
+	}
+	for i, c := range group {
+		c.printForms(e.Stderr, i > 0)
+	}
+	fmt.Fprintf(e.Stderr, "Run 'bpx help %s' for their flags.\n", name)
+	return nil, nil, exitUsage
+}
+
+// find returns the command called name, or nil.
+func find(name string) *command {
+	for _, c := range commands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// subcommands returns the commands whose names start with name and a space.
+func subcommands(name string) []*command {
+	var group []*command
+	for _, c := range commands {
+		if strings.HasPrefix(c.Name, name+" ") {
+			group = append(group, c)
+		}
+	}
+	return group
+}
+
+// help runs "bpx help [command]".
+func help(e *env, names []string) int {
+	if len(names) == 0 {
+		printCommands(e.Stdout)
+		return exitOK
+	}
+	name := strings.Join(names, " ")
+	group := subcommands(name)
+	if c := find(name); c != nil {
+		group = []*command{c}
+	}
+	if len(group) == 0 {
+		fmt.Fprintf(e.Stderr, "bpx help: unknown command %q; run 'bpx help' for the list\n", name)
+		return exitUsage
+	}
+	for i, c := range group {
+		if i > 0 {
+			fmt.Fprintln(e.Stdout)
+		}
+		fs, _ := c.flags()
+		c.printHelp(e.Stdout, fs)
+	}
+	return exitOK
+}
+
+// run runs c with the arguments after its name.
+func (c *command) run(e *env, args []string) int {
+	e.cmd = c
+	if tuneMemory {
+		c.Memory.apply()
+	}
+	fs, do := c.flags()
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printHelp(e.Stdout, fs)
+		return exitOK
+	}
+	if err != nil {
+		return e.usageError("%s", longDashes(err.Error()))
+	}
+	return do(e, pos)
+}
+
+// flags returns a FlagSet holding c's flags, which prints nothing itself,
+// and the function Setup returned.
+func (c *command) flags() (*flag.FlagSet, func(e *env, args []string) int) {
+	fs := flag.NewFlagSet("bpx "+c.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs, c.Setup(fs)
+}
+
+// parseArgs parses flags that may appear before, between or after the
+// positional arguments ("bpx cat FILE -s 2" works like "bpx cat -s 2 FILE").
+// A lone "--" ends flag parsing. It returns the positional arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) > 0 && len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// longDashes rewrites the flag name in an error of the flag package ("flag
+// provided but not defined: -json") in the --name style of the help.
+func longDashes(msg string) string {
+	for _, marker := range []string{"not defined: -", "needs an argument: -", "for flag -", "for -"} {
+		i := strings.Index(msg, marker)
+		if i < 0 {
+			continue
+		}
+		j := i + len(marker)
+		name := msg[j:]
+		if k := strings.IndexByte(name, ':'); k >= 0 {
+			name = name[:k]
+		}
+		if len(name) > 1 && name[0] != '-' {
+			return msg[:j] + "-" + msg[j:]
+		}
+		return msg
+	}
+	return msg
+}
+
+// printUsage writes c's synopsis, one "bpx" line per form.
+func (c *command) printUsage(w io.Writer) { c.printForms(w, false) }
+
+// printForms writes c's synopsis; when more is set, it continues a synopsis
+// already begun.
+func (c *command) printForms(w io.Writer, more bool) {
+	for i, form := range strings.Split(c.Usage, "\n") {
+		prefix := "usage: "
+		if i > 0 || more {
+			prefix = "       "
+		}
+		fmt.Fprintf(w, "%sbpx %s %s\n", prefix, c.Name, form)
+	}
+}
+
+// printHelp writes c's synopsis, description and flags (those of fs).
+func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
+	c.printUsage(w)
+	fmt.Fprintf(w, "\n%s\n\nFlags:\n", c.Doc)
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		line := "  " + flagName(f.Name)
+		if value != "" {
+			line += " " + value
+		}
+		fmt.Fprintf(w, "%s\n        %s%s\n", line, usage, defaultNote(f))
+	})
+}
+
+// flagName is name as written in the help: --name, or -x for one letter.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// defaultNote is " (default X)" for a flag whose default is not the zero
+// value of its type, else "".
+func defaultNote(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false":
+		return ""
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if _, isString := g.Get().(string); isString {
+			return fmt.Sprintf(" (default %q)", f.DefValue)
+		}
+	}
+	return " (default " + f.DefValue + ")"
+}
+
+// printCommands writes the list of commands, one line each.
+func printCommands(w io.Writer) {
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.Name))
+	}
+	fmt.Fprintf(w, "usage: bpx <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name, c.Summary)
+	}
+	fmt.Fprintf(w, "\nRun 'bpx help <command>' for a command's usage and flags.\n")
+}
