@@ -44,17 +44,17 @@
 // bpx.Writer. Sections are written in the reference SDK 4 order: object
 // table, strings, metadata (once; the reference writes it twice), data.
 //
-// Data sections default to xz, which every BPX implementation reads. Zlib is
-// the fast option, but the reference SDK cannot read zlib sections (nor
-// write them): use XZ or None for packages the reference must read. None
-// suits payloads that are already compressed.
+// Data sections default to xz, which every BPX implementation reads
+// (WithCompression). Zlib is the fast option, but the reference SDK cannot
+// read zlib sections (nor write them): use xz or none for packages the
+// reference must read. None suits payloads that are already compressed.
 //
 // # Unpacking
 //
 // Package.Unpack extracts into a directory through os.Root: names that would
 // escape it are refused before anything is written, symbolic links leading
-// outside are never followed, existing files are kept unless Overwrite is
-// set, and a damaged object is an error with its partial file removed,
+// outside are never followed, existing files are kept unless the Overwrite
+// option is given, and a damaged object is an error with its partial file removed,
 // never a silently truncated file (the reference SDK does both wrong).
 //
 // # Security
