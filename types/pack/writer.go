@@ -190,8 +190,7 @@ func (w *Writer) newSection() error {
 	if err != nil {
 		return err
 	}
-	o := bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
-	sw, err := bw.CreateSection(SectionData, o)
+	sw, err := bw.CreateSection(SectionData, w.dataOptions())
 	if err != nil {
 		return w.fail(err)
 	}
@@ -308,25 +307,7 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 // writer, which it does not close. It removes the temporary files.
 func (w *Writer) Close() (err error) {
 	defer w.cleanup()
-	if err := w.finishObject(); err != nil {
-		return err
-	}
-	w.obj = &objState{gen: -1}
-	w.err = errors.New("pack: Writer closed")
-	if _, err := w.tmpWriter(); err != nil {
-		return err
-	}
-	w.bw.SetTypeExt(w.ext.Marshal())
-	w.bw.SetType(bpx.TypePackage)
-	w.bwClosed = true
-	if err := w.bw.Close(); err != nil {
-		return err
-	}
-	size, err := w.tmp.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return err
-	}
-	rd, err := bpx.NewReader(w.tmp, size)
+	rd, err := w.finishData()
 	if err != nil {
 		return err
 	}
@@ -339,10 +320,7 @@ func (w *Writer) Close() (err error) {
 		e := w.table[i:]
 		binary.LittleEndian.PutUint32(e[12:], binary.LittleEndian.Uint32(e[12:])+k)
 	}
-	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
-	if w.cfg.compressTables {
-		tables.Compression, tables.Threshold = w.cfg.compression, tableThreshold
-	}
+	tables := w.tableOptions()
 	put := func(b []byte) func(io.Writer) error {
 		return func(out io.Writer) error { _, err := out.Write(b); return err }
 	}
@@ -358,6 +336,45 @@ func (w *Writer) Close() (err error) {
 		}
 		return nil
 	}, w.rewriteOptions()...)
+}
+
+// finishData finishes the last object and the temporary container of the
+// data sections, and opens it; the Writer takes no more objects. The
+// container stays readable until cleanup.
+func (w *Writer) finishData() (*bpx.Reader, error) {
+	if err := w.finishObject(); err != nil {
+		return nil, err
+	}
+	w.obj = &objState{gen: -1}
+	w.err = errors.New("pack: Writer closed")
+	if _, err := w.tmpWriter(); err != nil {
+		return nil, err
+	}
+	w.bw.SetTypeExt(w.ext.Marshal())
+	w.bw.SetType(bpx.TypePackage)
+	w.bwClosed = true
+	if err := w.bw.Close(); err != nil {
+		return nil, err
+	}
+	size, err := w.tmp.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, err
+	}
+	return bpx.NewReader(w.tmp, size)
+}
+
+// dataOptions are how data sections are stored.
+func (w *Writer) dataOptions() bpx.SectionOptions {
+	return bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
+}
+
+// tableOptions are how the object table and strings sections are stored.
+func (w *Writer) tableOptions() bpx.SectionOptions {
+	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
+	if w.cfg.compressTables {
+		tables.Compression, tables.Threshold = w.cfg.compression, tableThreshold
+	}
+	return tables
 }
 
 func (w *Writer) rewriteOptions() []bpx.WriterOption {

@@ -1,0 +1,594 @@
+package pack
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sd"
+	bpxstrings "github.com/gobpx/bpx/strings"
+)
+
+// Editor changes an existing package and writes the result, in the style of
+// Writer and bpx.Rewrite: Create adds or replaces an object, Remove and
+// Rename remove and rename objects or whole directories, and Close writes
+// the edited package to the destination.
+//
+// Close copies every data section that still holds a live object byte for
+// byte, without decompressing or recompressing it, writes new and replaced
+// objects into new data sections after them (compressed as the
+// WriterOptions given to NewEditor ask, xz by default), and rewrites the
+// object table, the strings and, if it changed, the metadata. Data sections
+// that no object uses any more are dropped; replaced and removed objects
+// elsewhere leave dead bytes behind (Package.DeadBytes counts them) unless
+// Compact is called, which re-encodes just the sections that hold dead
+// bytes, without them.
+//
+// Only revision 2 packages (container version 2, with an object table) can
+// be edited; Unpack and a Writer repack the others. Objects whose names are
+// not valid fs paths (see Package.InvalidPaths) are kept as they are and
+// cannot be addressed by name. An Editor is not safe for concurrent use; the
+// source Package must stay open until Close returns. Always call Close: it
+// also removes the temporary files.
+type Editor struct {
+	src *Package
+	nw  *Writer // the data sections of new objects
+	err error
+
+	files map[string]*editEntry // valid names: the objects of the result
+	dirs  map[string]int        // directory -> number of files below it
+	keep  []int                 // base objects with invalid names, kept as they are
+
+	meta    bool // the metadata changed (held by nw)
+	ext     TypeExt
+	compact bool
+}
+
+// editEntry is one object of the edited package: an object of the source
+// package (base >= 0) or a new one written through nw (fresh >= 0).
+type editEntry struct {
+	base, fresh int
+}
+
+// ErrNotEditable is returned by NewEditor (through the Editor's calls) for a
+// package that is not revision 2, or whose object table is damaged. It
+// matches bpx.ErrUnsupported or bpx.ErrFormat, as the cause is.
+var ErrNotEditable = errors.New("pack: package cannot be edited")
+
+// NewEditor returns an Editor of the package src that writes the edited
+// package to dst when Close is called. opts configure the new data
+// sections as for NewWriter. A src that cannot be edited, or an option out
+// of range, makes every call of the Editor fail with the error.
+func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
+	e := &Editor{src: src, files: map[string]*editEntry{}, dirs: map[string]int{}, ext: src.TypeExt}
+	e.nw = NewWriter(dst, opts...)
+	e.nw.cfg.allowInvalidNames = true // the Editor checks names itself
+	if e.nw.err != nil {
+		e.err = e.nw.err
+		return e
+	}
+	e.err = e.load()
+	return e
+}
+
+// load checks the source and indexes its objects by name.
+func (e *Editor) load() error {
+	p := e.src
+	if p.Revision != 2 {
+		return fmt.Errorf("%w: revision %d package (only revision 2 can be edited; repack it): %w", ErrNotEditable, p.Revision, bpx.ErrUnsupported)
+	}
+	for i := range p.objects {
+		o := &p.objects[i]
+		if o.NameErr != nil {
+			return fmt.Errorf("%w: object %d: %w", ErrNotEditable, i, o.NameErr)
+		}
+		if _, err := p.segments(o); err != nil {
+			return fmt.Errorf("%w: %w", ErrNotEditable, err)
+		}
+	}
+	bad := p.InvalidPaths()
+	for i := range p.objects {
+		if _, ok := bad[i]; ok {
+			e.keep = append(e.keep, i)
+			continue
+		}
+		e.add(p.objects[i].Name, &editEntry{base: i, fresh: -1})
+	}
+	return nil
+}
+
+// add records a file, counting it in its parent directories.
+func (e *Editor) add(name string, en *editEntry) {
+	e.files[name] = en
+	for d := name; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return
+		}
+		d = d[:i]
+		e.dirs[d]++
+	}
+}
+
+// drop removes the file name.
+func (e *Editor) drop(name string) {
+	delete(e.files, name)
+	for d := name; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return
+		}
+		d = d[:i]
+		if e.dirs[d]--; e.dirs[d] == 0 {
+			delete(e.dirs, d)
+		}
+	}
+}
+
+func checkName(op, name string) error {
+	if name == "." || !fs.ValidPath(name) {
+		return &fs.PathError{Op: op, Path: name, Err: ErrInsecurePath}
+	}
+	return nil
+}
+
+// placeable reports why the file name cannot be added: a directory of that
+// name, or a file where one of its parent directories would be.
+func (e *Editor) placeable(op, name string) error {
+	if e.dirs[name] > 0 {
+		return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("a directory of that name exists: %w", fs.ErrExist)}
+	}
+	for d := name; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return nil
+		}
+		d = d[:i]
+		if _, ok := e.files[d]; ok {
+			return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("%s is a file: %w", d, fs.ErrExist)}
+		}
+	}
+}
+
+// Create adds an object named name and returns the writer of its bytes,
+// valid until the next Create, CreateSized, AddFS or Close. An object of
+// that name is replaced. The name must be a valid fs path, and neither a
+// directory of the package nor below one of its files: remove those first.
+func (e *Editor) Create(name string) (io.Writer, error) { return e.create(name, -1) }
+
+// CreateSized is Create for an object of known size: exactly size bytes
+// must be written.
+func (e *Editor) CreateSized(name string, size int64) (io.Writer, error) {
+	if size < 0 {
+		return nil, errors.New("pack: negative object size")
+	}
+	return e.create(name, size)
+}
+
+func (e *Editor) create(name string, size int64) (io.Writer, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	if err := checkName("create", name); err != nil {
+		return nil, err
+	}
+	if err := e.placeable("create", name); err != nil {
+		return nil, err
+	}
+	w, err := e.nw.create(name, size)
+	if err != nil {
+		e.err = err
+		return nil, err
+	}
+	if _, ok := e.files[name]; ok {
+		e.drop(name)
+	}
+	e.add(name, &editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize})
+	return w, nil
+}
+
+// AddFS adds every regular file of fsys as an object named by its path,
+// replacing objects of the same names, like Writer.AddFS.
+func (e *Editor) AddFS(fsys fs.FS) error {
+	return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w, err := e.CreateSized(name, info.Size())
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, f)
+		return err
+	})
+}
+
+// Remove removes the object name or, if name is a directory, every object
+// below it. A name that is neither is an error matching fs.ErrNotExist.
+func (e *Editor) Remove(name string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if err := checkName("remove", name); err != nil {
+		return err
+	}
+	if _, ok := e.files[name]; ok {
+		e.drop(name)
+		return nil
+	}
+	if e.dirs[name] == 0 {
+		return &fs.PathError{Op: "remove", Path: name, Err: fs.ErrNotExist}
+	}
+	for _, f := range e.below(name) {
+		e.drop(f)
+	}
+	return nil
+}
+
+// below returns the files below the directory dir.
+func (e *Editor) below(dir string) []string {
+	var names []string
+	for f := range e.files {
+		if len(f) > len(dir) && f[len(dir)] == '/' && strings.HasPrefix(f, dir) {
+			names = append(names, f)
+		}
+	}
+	return names
+}
+
+// Rename renames the object or directory oldname to newname. newname must
+// not exist, nor lie below oldname or below a file; a missing oldname is
+// an error matching fs.ErrNotExist.
+func (e *Editor) Rename(oldname, newname string) error {
+	if e.err != nil {
+		return e.err
+	}
+	for _, n := range []string{oldname, newname} {
+		if err := checkName("rename", n); err != nil {
+			return err
+		}
+	}
+	en, isFile := e.files[oldname]
+	if !isFile && e.dirs[oldname] == 0 {
+		return &fs.PathError{Op: "rename", Path: oldname, Err: fs.ErrNotExist}
+	}
+	if _, ok := e.files[newname]; ok || e.dirs[newname] > 0 {
+		return &fs.PathError{Op: "rename", Path: newname, Err: fs.ErrExist}
+	}
+	if oldname == newname || strings.HasPrefix(newname, oldname+"/") {
+		return &fs.PathError{Op: "rename", Path: newname, Err: fmt.Errorf("inside %s: %w", oldname, fs.ErrInvalid)}
+	}
+	if isFile {
+		e.drop(oldname)
+		if err := e.placeable("rename", newname); err != nil {
+			e.add(oldname, en)
+			return err
+		}
+		e.add(newname, en)
+		return nil
+	}
+	names := e.below(oldname)
+	moved := make([]*editEntry, len(names))
+	for i, f := range names {
+		moved[i] = e.files[f]
+		e.drop(f)
+	}
+	if err := e.placeable("rename", newname); err != nil {
+		for i, f := range names {
+			e.add(f, moved[i])
+		}
+		return err
+	}
+	for i, f := range names {
+		e.add(newname+f[len(oldname):], moved[i])
+	}
+	return nil
+}
+
+// SetMetadata replaces the metadata object; nil removes it. Without a call,
+// the source's metadata section is copied as it is.
+func (e *Editor) SetMetadata(o *sd.Object) error {
+	if err := e.nw.SetMetadata(o); err != nil {
+		return err
+	}
+	e.meta = true
+	return nil
+}
+
+// SetMetadataValue replaces the metadata with a Go value encoded with
+// sd.Marshal.
+func (e *Editor) SetMetadataValue(v any) error {
+	if err := e.nw.SetMetadataValue(v); err != nil {
+		return err
+	}
+	e.meta = true
+	return nil
+}
+
+// SetTypeExt sets the package's TypeExt (by default the source's).
+func (e *Editor) SetTypeExt(t TypeExt) { e.ext = t }
+
+// Compact makes Close re-encode the data sections that hold dead bytes
+// with only their live bytes, so that the result has none. Sections
+// without dead bytes are still copied as they are.
+func (e *Editor) Compact() { e.compact = true }
+
+// Close writes the edited package to the destination given to NewEditor,
+// which it does not close, and removes the temporary files.
+func (e *Editor) Close() error {
+	defer e.nw.cleanup()
+	if e.err != nil {
+		return e.err
+	}
+	e.err = errors.New("pack: Editor closed")
+	p := e.src
+	// The objects of the result: valid names in path order (so that the
+	// package opens with the fast path for clean names), then the objects
+	// kept as they are.
+	names := make([]string, 0, len(e.files))
+	for n := range e.files {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, cmpPath)
+
+	// Which source sections survive, and which objects must move.
+	use := make([]uint64, len(p.Reader.Sections))
+	var baseObjs []int
+	for _, n := range names {
+		if en := e.files[n]; en.base >= 0 {
+			baseObjs = append(baseObjs, en.base)
+		}
+	}
+	baseObjs = append(baseObjs, e.keep...)
+	segsOf := make(map[int][]segment, len(baseObjs))
+	for _, i := range baseObjs {
+		segs, err := p.segments(&p.objects[i])
+		if err != nil {
+			return err
+		}
+		segsOf[i] = segs
+		for _, sg := range segs {
+			use[sg.sec] = min(use[sg.sec]+sg.n, p.secSize[sg.sec])
+		}
+	}
+	drop := make([]bool, len(p.Reader.Sections))
+	for i, s := range p.Reader.Sections {
+		drop[i] = s.Type == SectionData && use[i] == 0
+	}
+	// With Compact, sections holding dead bytes keep only their live
+	// ranges: an object continuing from the previous section still starts
+	// at offset 0 and one continuing into the next still ends at the end,
+	// so only objects starting in such a section get new offsets.
+	var squeezed map[int]*squeeze
+	if e.compact {
+		squeezed = map[int]*squeeze{}
+		for i, s := range p.Reader.Sections {
+			if s.Type == SectionData && !drop[i] && use[i] < p.secSize[i] {
+				squeezed[i] = &squeeze{}
+			}
+		}
+		for _, i := range baseObjs {
+			for _, sg := range segsOf[i] {
+				if sq := squeezed[sg.sec]; sq != nil {
+					sq.live = append(sq.live, [2]uint64{sg.off, sg.off + sg.n})
+				}
+			}
+		}
+		for _, sq := range squeezed {
+			sq.merge()
+		}
+	}
+	rdNew, err := e.nw.finishData()
+	if err != nil {
+		return err
+	}
+
+	// The new section table: tables, metadata, the surviving source data
+	// sections in their order, the new data sections.
+	srcMeta := p.Reader.FindSection(SectionMetadata)
+	head := 2
+	if (e.meta && e.nw.meta != nil) || (!e.meta && srcMeta != nil) {
+		head = 3
+	}
+	newIdx := make([]uint32, len(p.Reader.Sections))
+	var kept []*bpx.Section
+	for i, s := range p.Reader.Sections {
+		if s.Type == SectionData && !drop[i] {
+			newIdx[i] = uint32(head + len(kept))
+			kept = append(kept, s)
+		}
+	}
+	freshBase := uint32(head + len(kept))
+
+	var strs bpxstrings.Builder
+	table := make([]byte, 0, (len(names)+len(e.keep))*ObjectEntrySize)
+	entry := func(name string, size uint64, start, offset uint32) error {
+		off, err := strs.Add(name)
+		if err != nil {
+			return err
+		}
+		table = binary.LittleEndian.AppendUint64(table, size)
+		table = binary.LittleEndian.AppendUint32(table, off)
+		table = binary.LittleEndian.AppendUint32(table, start)
+		table = binary.LittleEndian.AppendUint32(table, offset)
+		return nil
+	}
+	baseEntry := func(name string, i int) error {
+		o := &p.objects[i]
+		start, offset := uint32(head), uint32(0) // an empty object points anywhere valid
+		if segs := segsOf[i]; len(segs) > 0 {
+			start, offset = newIdx[segs[0].sec], o.Offset
+			if sq := squeezed[segs[0].sec]; sq != nil {
+				offset = uint32(sq.shift(segs[0].off))
+			}
+		} else if int(o.Start) < len(newIdx) && newIdx[o.Start] != 0 {
+			start = newIdx[o.Start]
+		}
+		return entry(name, o.Size, start, offset)
+	}
+	for _, n := range names {
+		en := e.files[n]
+		var err error
+		if en.fresh >= 0 {
+			f := e.nw.table[en.fresh*ObjectEntrySize:]
+			err = entry(n, binary.LittleEndian.Uint64(f), freshBase+binary.LittleEndian.Uint32(f[12:]), binary.LittleEndian.Uint32(f[16:]))
+		} else {
+			err = baseEntry(n, en.base)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, i := range e.keep {
+		if err := baseEntry(p.objects[i].Name, i); err != nil {
+			return err
+		}
+	}
+
+	bw := bpx.NewWriter(e.nw.dst, e.nw.rewriteOptions()...)
+	bw.SetType(bpx.TypePackage)
+	bw.SetTypeExt(e.ext.Marshal())
+	tables := e.nw.tableOptions()
+	if err := bw.WriteSection(SectionObjectTable, tables, table); err != nil {
+		bw.Close()
+		return err
+	}
+	if err := bw.WriteSection(SectionStrings, tables, strs.Bytes()); err != nil {
+		bw.Close()
+		return err
+	}
+	switch {
+	case e.meta && e.nw.meta != nil:
+		err = bw.WriteSection(SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, e.nw.meta)
+	case !e.meta && srcMeta != nil:
+		err = bw.CopySection(srcMeta)
+	}
+	for _, s := range kept {
+		if err != nil {
+			break
+		}
+		if sq := squeezed[s.Index]; sq != nil {
+			err = e.writeSqueezed(bw, s, sq)
+		} else {
+			err = bw.CopySection(s)
+		}
+	}
+	for _, s := range rdNew.Sections {
+		if err != nil {
+			break
+		}
+		err = bw.CopySection(s)
+	}
+	if cerr := bw.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// squeeze is the compaction of one data section: the byte ranges that
+// objects use, sorted and merged.
+type squeeze struct {
+	live [][2]uint64
+}
+
+func (sq *squeeze) merge() {
+	slices.SortFunc(sq.live, func(a, b [2]uint64) int {
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	out := sq.live[:0]
+	for _, r := range sq.live {
+		if n := len(out); n > 0 && r[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], r[1])
+			continue
+		}
+		out = append(out, r)
+	}
+	sq.live = out
+}
+
+// shift returns where the live byte at off lands once the dead bytes are
+// cut out.
+func (sq *squeeze) shift(off uint64) uint64 {
+	var dead, end uint64
+	for _, r := range sq.live {
+		if r[0] > off {
+			break
+		}
+		dead += r[0] - end
+		end = r[1]
+	}
+	return off - dead
+}
+
+// writeSqueezed writes the live ranges of the source section s as a new
+// data section.
+func (e *Editor) writeSqueezed(bw *bpx.Writer, s *bpx.Section, sq *squeeze) error {
+	data, err := s.Data()
+	if err != nil {
+		return err
+	}
+	parts := make([][]byte, len(sq.live))
+	for i, r := range sq.live {
+		if r[1] > uint64(len(data)) {
+			return bpx.NewFormatError(0, "section %d: %d bytes, objects use up to %d", s.Index, len(data), r[1])
+		}
+		parts[i] = data[r[0]:r[1]]
+	}
+	return bw.WriteSection(SectionData, e.nw.dataOptions(), parts...)
+}
+
+// EditFile edits the package file name in place: it opens it, lets edit
+// change it through an Editor and replaces the file atomically with the
+// result (bpx.SaveFile). If edit or any step fails, the file is left as it
+// was. opts configure the new data sections as for NewWriter.
+func EditFile(name string, edit func(e *Editor) error, opts ...WriterOption) error {
+	return editFile(name, name, edit, nil, opts)
+}
+
+// EditFileTo is EditFile writing the result to the file out instead
+// (replaced atomically); the package file name is not changed.
+func EditFileTo(name, out string, edit func(e *Editor) error, opts ...WriterOption) error {
+	return editFile(name, out, edit, nil, opts)
+}
+
+// editFile is EditFile; wrap, if set, wraps the destination (tests inject
+// write failures with it).
+func editFile(name, out string, edit func(e *Editor) error, wrap func(io.Writer) io.Writer, opts []WriterOption) error {
+	p, err := Open(name)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	return bpx.SaveFile(out, func(w io.Writer) error {
+		if wrap != nil {
+			w = wrap(w)
+		}
+		ed := NewEditor(w, p, opts...)
+		if err := edit(ed); err != nil {
+			ed.nw.cleanup()
+			return err
+		}
+		return ed.Close()
+	})
+}
