@@ -80,6 +80,45 @@ or directories). A package with a name that would escape DIR (absolute, with
 	Memory: boundedMemory,
 	Setup:  setupUnpack,
 }, {
+	Name:    "add",
+	Usage:   "[-C DIR] [-c xz|zlib|none] [--compact] [-o OUT] PACKAGE PATH...",
+	Summary: "add files or directories to a package, replacing objects of the same names",
+	Doc: `Add each PATH (a file, or every regular file below a directory) to
+PACKAGE as objects named by their paths relative to DIR, with /. An object of
+the same name is replaced. Untouched data sections are copied as they are;
+new objects go into new sections. PACKAGE is replaced atomically (or -o
+writes OUT), so a failed edit leaves it as it was.`,
+	Memory: boundedMemory,
+	Setup:  setupAdd,
+}, {
+	Name:    "rm",
+	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE NAME...",
+	Summary: "remove objects or directories from a package",
+	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
+everything below it. A NAME that matches nothing is an error and nothing is
+written. Removed bytes stay in their data sections (bpx info counts them as
+dead bytes) until --compact or bpx repack re-encodes those sections.`,
+	Memory: boundedMemory,
+	Setup:  setupRm,
+}, {
+	Name:    "mv",
+	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE OLD NEW",
+	Summary: "rename an object or a directory of a package",
+	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
+exist. Only the object table and the strings are rewritten.`,
+	Memory: boundedMemory,
+	Setup:  setupMv,
+}, {
+	Name:    "repack",
+	Usage:   "[--all] [-c xz|zlib|none] [-o OUT] PACKAGE",
+	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
+	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
+replaced and removed objects), without them; the other sections are copied as
+they are. --all re-encodes every data section with -c, to change the
+compression of a whole package.`,
+	Memory: boundedMemory,
+	Setup:  setupRepack,
+}, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",
 	Summary: "print a structured-data (BPXSD) section as JSON",

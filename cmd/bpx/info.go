@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // typeNames names the BPX types the spec defines.
@@ -35,6 +36,9 @@ type infoJSON struct {
 	FileSize uint64        `json:"file_size"`
 	TypeExt  string        `json:"type_ext"`
 	Sections []sectionJSON `json:"sections"`
+	// DeadBytes counts the bytes of a package's data sections that no
+	// object uses (packages only).
+	DeadBytes *uint64 `json:"dead_bytes,omitempty"`
 }
 
 type sectionJSON struct {
@@ -71,6 +75,10 @@ func (f *infoFlags) run(e *env, pos []string) int {
 		for _, s := range r.Sections {
 			out.Sections = append(out.Sections, sectionJSON{s.Index, s.Type, s.Flags, s.Pointer, s.CSize, s.USize, s.Checksum})
 		}
+		if p := openPackage(&r.Reader); p != nil {
+			dead := p.DeadBytes()
+			out.DeadBytes = &dead
+		}
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -79,7 +87,24 @@ func (f *infoFlags) run(e *env, pos []string) int {
 		return exitOK
 	}
 	printInfo(e.Stdout, pos[0], &r.Reader)
+	if p := openPackage(&r.Reader); p != nil {
+		fmt.Fprintf(e.Stdout, "objects:   %d\n", len(p.Objects()))
+		fmt.Fprintf(e.Stdout, "dead bytes: %d in data sections (bpx repack reclaims them)\n", p.DeadBytes())
+	}
 	return exitOK
+}
+
+// openPackage opens r as a package, or returns nil if it is none or does
+// not open (bpx verify reports why).
+func openPackage(r *bpx.Reader) *pack.Package {
+	if r.Header.Type != bpx.TypePackage {
+		return nil
+	}
+	p, err := pack.New(r, pack.IgnoreTypeExt())
+	if err != nil {
+		return nil
+	}
+	return p
 }
 
 // typeByte is the type byte as a one-character string when printable, else

@@ -45,9 +45,10 @@ type Editor struct {
 	dirs  map[string]int        // directory -> number of files below it
 	keep  []int                 // base objects with invalid names, kept as they are
 
-	meta    bool // the metadata changed (held by nw)
-	ext     TypeExt
-	compact bool
+	meta       bool // the metadata changed (held by nw)
+	ext        TypeExt
+	compact    bool
+	recompress bool
 }
 
 // editEntry is one object of the edited package: an object of the source
@@ -331,6 +332,11 @@ func (e *Editor) SetTypeExt(t TypeExt) { e.ext = t }
 // without dead bytes are still copied as they are.
 func (e *Editor) Compact() { e.compact = true }
 
+// Recompress makes Close re-encode every data section, with the options
+// given to NewEditor, keeping only its live bytes: to change the
+// compression of a whole package without unpacking it.
+func (e *Editor) Recompress() { e.compact, e.recompress = true, true }
+
 // Close writes the edited package to the destination given to NewEditor,
 // which it does not close, and removes the temporary files.
 func (e *Editor) Close() error {
@@ -381,7 +387,7 @@ func (e *Editor) Close() error {
 	if e.compact {
 		squeezed = map[int]*squeeze{}
 		for i, s := range p.Reader.Sections {
-			if s.Type == SectionData && !drop[i] && use[i] < p.secSize[i] {
+			if s.Type == SectionData && !drop[i] && (use[i] < p.secSize[i] || e.recompress) {
 				squeezed[i] = &squeeze{}
 			}
 		}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/types/pack"
+)
+
+// editFlags are the flags the editing commands share.
+type editFlags struct {
+	out, comp string
+	compact   bool
+}
+
+// define defines the shared flags; --compact only where it is a choice.
+func (f *editFlags) define(fs *flag.FlagSet, compact bool) {
+	fs.StringVar(&f.out, "o", "", "write the edited package to `OUT` instead of replacing PACKAGE (both atomically)")
+	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zlib|none`")
+	if compact {
+		fs.BoolVar(&f.compact, "compact", false, "re-encode the data sections that hold dead bytes, without them")
+	}
+}
+
+// edit runs fn on an Editor of the package name and saves the result.
+func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) int {
+	c, ok := compressions[strings.ToLower(f.comp)]
+	if !ok {
+		return e.usageError("unknown compression %q", f.comp)
+	}
+	out := f.out
+	if out == "" {
+		out = name
+	}
+	err := pack.EditFileTo(name, out, func(ed *pack.Editor) error {
+		if f.compact {
+			ed.Compact()
+		}
+		return fn(ed)
+	}, pack.WithCompression(c))
+	if err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// compressions are the values of -c.
+var compressions = map[string]bpx.Compression{"xz": bpx.CompressXZ, "zlib": bpx.CompressZlib, "none": bpx.CompressNone}
+
+// addFlags are the flags of "bpx add".
+type addFlags struct {
+	editFlags
+	dir string
+}
+
+func setupAdd(fs *flag.FlagSet) func(*env, []string) int {
+	var f addFlags
+	f.define(fs, true)
+	fs.StringVar(&f.dir, "C", ".", "take the PATHs relative to `DIR`, which names the objects")
+	return f.run
+}
+
+func (f *addFlags) run(e *env, pos []string) int {
+	if len(pos) < 2 {
+		return e.usageError("want PACKAGE PATH...")
+	}
+	root := os.DirFS(f.dir)
+	var names []string
+	for _, p := range pos[1:] {
+		name := filepath.ToSlash(filepath.Clean(p))
+		if !fs.ValidPath(name) {
+			return e.fail(fmt.Errorf("%s: not a path inside %s: %w", p, f.dir, pack.ErrInsecurePath))
+		}
+		names = append(names, name)
+	}
+	return f.edit(e, pos[0], func(ed *pack.Editor) error {
+		for _, name := range names {
+			if err := addPath(ed, root, name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// addPath adds the file name of root, or every regular file below the
+// directory name, as objects named by their paths in root.
+func addPath(ed *pack.Editor, root fs.FS, name string) error {
+	return fs.WalkDir(root, name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", p)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		src, err := root.Open(p)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		w, err := ed.CreateSized(p, info.Size())
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, src)
+		return err
+	})
+}
+
+// rmFlags are the flags of "bpx rm".
+type rmFlags struct{ editFlags }
+
+func setupRm(fs *flag.FlagSet) func(*env, []string) int {
+	var f rmFlags
+	f.define(fs, true)
+	return f.run
+}
+
+func (f *rmFlags) run(e *env, pos []string) int {
+	if len(pos) < 2 {
+		return e.usageError("want PACKAGE NAME...")
+	}
+	return f.edit(e, pos[0], func(ed *pack.Editor) error {
+		for _, name := range pos[1:] {
+			if err := ed.Remove(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// mvFlags are the flags of "bpx mv".
+type mvFlags struct{ editFlags }
+
+func setupMv(fs *flag.FlagSet) func(*env, []string) int {
+	var f mvFlags
+	f.define(fs, true)
+	return f.run
+}
+
+func (f *mvFlags) run(e *env, pos []string) int {
+	if len(pos) != 3 {
+		return e.usageError("want PACKAGE OLD NEW")
+	}
+	return f.edit(e, pos[0], func(ed *pack.Editor) error { return ed.Rename(pos[1], pos[2]) })
+}
+
+// repackFlags are the flags of "bpx repack".
+type repackFlags struct {
+	editFlags
+	all bool
+}
+
+func setupRepack(fs *flag.FlagSet) func(*env, []string) int {
+	var f repackFlags
+	f.define(fs, false)
+	fs.BoolVar(&f.all, "all", false, "re-encode every data section with -c, not only those with dead bytes")
+	return f.run
+}
+
+func (f *repackFlags) run(e *env, pos []string) int {
+	if len(pos) != 1 {
+		return e.usageError("want one PACKAGE")
+	}
+	f.compact = true
+	return f.edit(e, pos[0], func(ed *pack.Editor) error {
+		if f.all {
+			ed.Recompress()
+		}
+		return nil
+	})
+}
