@@ -324,6 +324,9 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 		return nil, encodeErrf("payload of %d bytes exceeds 2 GiB", len(pay.data))
 	}
 
+	if err := checkNamesSize(names.local, MaxNamesSize); err != nil {
+		return nil, err
+	}
 	out := appendNames(nil, names.local)
 	out = appendULEB(out, uint32(len(bfs)))
 	out = appendULEB(out, uint32(nParams))

@@ -228,3 +228,18 @@ func TestNameMapMarshalRoundTrip(t *testing.T) {
 		t.Error("names digest differs from the sample's sha1 convention")
 	}
 }
+
+// A names section larger than the engine reads is an encoding error, and
+// the size check cannot overflow an int on 32-bit platforms.
+func TestCheckNamesSize(t *testing.T) {
+	if err := checkNamesSize([]string{"ab", "c"}, 5); err != nil {
+		t.Errorf("5 bytes within a limit of 5: %v", err)
+	}
+	if err := checkNamesSize([]string{"ab", "cd"}, 5); !errors.Is(err, ErrEncode) {
+		t.Errorf("6 bytes past a limit of 5: %v", err)
+	}
+	huge := strings.Repeat("x", 1<<20)
+	if err := checkNamesSize([]string{"a", huge}, 1<<20); !errors.Is(err, ErrEncode) {
+		t.Errorf("a name as large as the limit: %v", err)
+	}
+}
