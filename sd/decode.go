@@ -123,6 +123,23 @@ type decoder struct {
 	// strs receives the bytes of all strings; String values are
 	// substrings of it (one allocation for all strings).
 	strs strings.Builder
+
+	// markDups makes a scan record in dups the offset of every object
+	// entry whose key a later entry of the same object repeats, so that
+	// Unmarshal, which walks the bytes once more, can skip it: the last
+	// value of a key wins on every path. open holds the latest entry of
+	// each key of the objects being scanned.
+	markDups bool
+	open     []openKey
+	dups     []int // sorted after the scan
+	nextDup  int   // index into dups of the next offset at or after pos
+}
+
+// openKey is a key of an object being scanned and the offset of its
+// latest entry.
+type openKey struct {
+	hash uint64
+	off  int
 }
 
 // slab hands out pieces of one allocation, sized by the scan.
@@ -214,14 +231,21 @@ func (d *decoder) object(depth int) (*Object, error) {
 		d.counts.objs++
 		d.counts.keys += n
 		d.counts.vals += n
+		base := len(d.open)
 		for range n {
-			if _, err := d.entryHash(); err != nil {
+			off := d.pos
+			h, err := d.entryHash()
+			if err != nil {
 				return nil, err
+			}
+			if d.markDups {
+				d.noteKey(base, h, off)
 			}
 			if err := d.value(depth, &d.scratch); err != nil {
 				return nil, err
 			}
 		}
+		d.open = d.open[:base]
 		return nil, nil
 	}
 	o := d.newObject()
@@ -254,6 +278,30 @@ func (d *decoder) object(depth int) (*Object, error) {
 		o.resolveDebugNames()
 	}
 	return o, nil
+}
+
+// noteKey records the entry at off with key h of the object whose keys
+// start at open[base], marking the previous entry with the same key as
+// superseded.
+func (d *decoder) noteKey(base int, h uint64, off int) {
+	for i := base; i < len(d.open); i++ {
+		if d.open[i].hash == h {
+			d.dups = append(d.dups, d.open[i].off)
+			d.open[i].off = off
+			return
+		}
+	}
+	d.open = append(d.open, openKey{h, off})
+}
+
+// superseded reports whether the object entry at off is followed by
+// another entry with the same key (see markDups). Offsets must be asked in
+// increasing order.
+func (d *decoder) superseded(off int) bool {
+	for d.nextDup < len(d.dups) && d.dups[d.nextDup] < off {
+		d.nextDup++
+	}
+	return d.nextDup < len(d.dups) && d.dups[d.nextDup] == off
 }
 
 // array decodes an Array at depth into dst.

@@ -12,8 +12,15 @@
 //
 // Objects keep insertion order, so encoding is reproducible (the reference
 // implementation writes keys in random hash-map order). Decoding keeps the
-// order of the input, and a repeated key keeps its first position and its
-// last value, as in the reference.
+// order of the input.
+//
+// Duplicate keys: when an object repeats a key, the last value wins, as in
+// the reference (a hash map insert), and the key keeps its first position.
+// Every decoding path follows this rule: [Decode] keeps only the last
+// value, [Unmarshal] reads past the earlier entries without storing them
+// (so an earlier value of the wrong type is no error, and an earlier object
+// leaves no fields behind), and [UnmarshalValue] sees the decoded object.
+// Earlier values must still be well-formed BPXSD.
 //
 // Beyond the wire codec, [Marshal] and [Unmarshal] map Go values to BPXSD
 // the way encoding/json does, with `sd:"name,omitempty"` struct tags and
@@ -43,7 +50,8 @@
 //     about 5). Malformed input is rejected before the document is built.
 //     String values share one block holding all string bytes;
 //   - time: linear in the input, plus a scan of at most 255 keys per
-//     property for duplicate detection.
+//     property for duplicate detection. [Unmarshal] also keeps the offset
+//     of every repeated entry (at most one int per 9 input bytes).
 //
 // [Unmarshal] checks the whole document before it writes into the target,
 // so malformed data leaves the target untouched; a value that does not fit

@@ -37,8 +37,9 @@ var (
 	// encoded (the wire count is one byte).
 	ErrCapacity = errors.New("sd: more than 255 entries")
 
-	// ErrSyntax: typed JSON that does not follow the typed form.
-	ErrSyntax = errors.New("sd: invalid typed JSON")
+	// ErrSyntax: JSON that is malformed or, for typed JSON, does not
+	// follow the typed form.
+	ErrSyntax = errors.New("sd: invalid JSON")
 )
 
 // SyntaxError reports malformed BPXSD data at a byte offset of the decoded

@@ -3,7 +3,8 @@ package sd
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/gobpx/bpx/internal/jsonstr"
 )
 
 // Plain JSON: a view for people. See MarshalJSON.
@@ -44,7 +45,7 @@ func appendPlainObject(b []byte, o *Object, depth int) (_ []byte, ok bool) {
 		}
 		first = false
 		if name := o.nameAt(i); name != "" {
-			b = appendJSONString(b, name)
+			b = jsonstr.Append(b, name, jsonstr.Go)
 		} else {
 			b = append(b, `"#`...)
 			b = appendHex16(b, o.keys[i])
@@ -66,7 +67,7 @@ func appendPlain(b []byte, v Value, depth int) (_ []byte, ok bool) {
 	case KindBool:
 		return strconv.AppendBool(b, v.num != 0), true
 	case KindString:
-		return appendJSONString(b, v.str), true
+		return jsonstr.Append(b, v.str, jsonstr.Go), true
 	case KindArray:
 		if depth+1 > DefaultMaxDepth {
 			return b, false
@@ -142,47 +143,4 @@ func appendHex(b []byte, h uint64, digits int) []byte {
 		b = append(b, hexDigits[(h>>uint(shift))&0xf])
 	}
 	return b
-}
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
-// U+FFFD, as in encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -3,7 +3,6 @@ package sd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,27 +12,40 @@ import (
 // metadata) into an Object, keeping the order of its keys. JSON has no
 // integer widths, so: integers become Int64 (Uint64 above the int64 range),
 // other numbers Float64, and strings, booleans, null, arrays and objects
-// map to their BPXSD kinds. Nesting is limited to DefaultMaxDepth. For
-// exact widths use the typed form (UnmarshalTypedJSON).
+// map to their BPXSD kinds. A repeated key keeps its first position and its
+// last value, as in the binary form. Nesting is limited to DefaultMaxDepth.
+// For exact widths use the typed form (UnmarshalTypedJSON). Errors are
+// *SyntaxError values naming the byte offset, matching ErrSyntax (ErrDepth
+// for the nesting limit).
 func ObjectFromJSON(data []byte) (*Object, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
+	fail := func(err error, detail string) error {
+		return &SyntaxError{Offset: dec.InputOffset(), Err: err, Detail: "plain JSON: " + detail}
+	}
 	tok, err := dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("sd: plain JSON: %w", err)
+	if err == io.EOF {
+		return nil, fail(ErrSyntax, "no JSON value")
+	} else if err != nil {
+		return nil, fail(ErrSyntax, err.Error())
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("sd: plain JSON: the top level must be an object")
+		return nil, fail(ErrSyntax, "the top level must be an object")
 	}
 	o, err := jsonObject(dec, 1)
-	if err != nil {
-		return nil, fmt.Errorf("sd: plain JSON at byte %d: %w", dec.InputOffset(), err)
+	if err == errPlainDepth {
+		return nil, fail(ErrDepth, err.Error())
+	} else if err != nil {
+		return nil, fail(ErrSyntax, err.Error())
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("sd: plain JSON: data after the top-level object at byte %d", dec.InputOffset())
+		return nil, fail(ErrSyntax, "data after the top-level object")
 	}
 	return o, nil
 }
+
+// errPlainDepth stops ObjectFromJSON at DefaultMaxDepth.
+var errPlainDepth = fmt.Errorf("nesting deeper than %d", DefaultMaxDepth)
 
 // jsonObject reads the members of an object whose '{' was consumed.
 func jsonObject(dec *json.Decoder, depth int) (*Object, error) {
@@ -80,7 +92,7 @@ func jsonValue(dec *json.Decoder, depth int) (Value, error) {
 		return Float64(f), nil
 	case json.Delim:
 		if depth >= DefaultMaxDepth {
-			return Value{}, fmt.Errorf("nesting deeper than %d", DefaultMaxDepth)
+			return Value{}, errPlainDepth
 		}
 		if t == '{' {
 			o, err := jsonObject(dec, depth+1)

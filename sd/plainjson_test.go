@@ -1,8 +1,11 @@
 package sd
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx"
 )
 
 func TestObjectFromJSON(t *testing.T) {
@@ -37,9 +40,28 @@ func TestObjectFromJSON(t *testing.T) {
 	if _, err := Decode(b); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{``, `[1]`, `{"a": }`, `{"a": 1} {}`, strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100)} {
-		if _, err := ObjectFromJSON([]byte(bad)); err == nil {
-			t.Errorf("%q: no error", bad)
+	deep := strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100)
+	for _, bad := range []string{``, `[1]`, `{"a": }`, `{"a": 1} {}`, `{"a": 1e999}`, deep} {
+		_, err := ObjectFromJSON([]byte(bad))
+		var se *SyntaxError
+		class := bpx.ErrFormat
+		if bad == deep {
+			class = bpx.ErrTooLarge
 		}
+		if !errors.As(err, &se) || !errors.Is(err, class) || se.Offset < 0 || se.Offset > int64(len(bad)) {
+			t.Errorf("%q: error %v, want a *SyntaxError inside the input matching %v", bad, err, class)
+		}
+	}
+}
+
+// Plain JSON objects follow the rule of the binary form for repeated keys:
+// the last value wins, at the first position.
+func TestObjectFromJSONDuplicateKeys(t *testing.T) {
+	o, err := ObjectFromJSON([]byte(`{"a": 1, "b": 2, "a": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Len() != 2 || o.At(0).Name != "a" || !o.At(0).Value.Equal(String("x")) {
+		t.Errorf("got %v", o)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gobpx/bpx/internal/jsonstr"
 )
 
 // The typed JSON form is lossless: UnmarshalTypedJSON(MarshalTypedJSON(o))
@@ -61,9 +63,9 @@ func (w *typedWriter) members(o *Object, depth int) *EncodeError {
 			w.buf = appendHex16(w.buf, k)
 			w.buf = append(w.buf, '"')
 		case name[0] == '#':
-			w.buf = appendJSONString(w.buf, "#"+name)
+			w.buf = jsonstr.Append(w.buf, "#"+name, jsonstr.Go)
 		default:
-			w.buf = appendJSONString(w.buf, name)
+			w.buf = jsonstr.Append(w.buf, name, jsonstr.Go)
 		}
 		w.buf = append(w.buf, ':')
 		if err := w.value(o.vals[i], depth); err != nil {
@@ -84,7 +86,7 @@ func (w *typedWriter) value(v Value, depth int) *EncodeError {
 		if !validString(v.str) {
 			return encErr("", ErrInvalidUTF8)
 		}
-		w.buf = appendJSONString(w.buf, v.str)
+		w.buf = jsonstr.Append(w.buf, v.str, jsonstr.Go)
 	case KindArray:
 		if depth+1 > w.maxDepth {
 			return encErr("", ErrDepth)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -42,13 +43,17 @@ func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errNotPointer
 	}
-	scan, err := opts.scan(data)
-	if err != nil {
+	scan := newDecoder(data, opts)
+	scan.discard, scan.markDups = true, true
+	scan.open = make([]openKey, 0, 32) // one allocation for typical documents
+	if _, err := scan.object(1); err != nil {
 		return err
 	}
 	d := newDecoder(data[:scan.pos], opts)
 	d.scanned = true
 	d.strs.Grow(scan.counts.strBytes)
+	d.dups = scan.dups
+	slices.Sort(d.dups) // found in the order of the entries that repeat them
 	return wireDecoderFor(rv.Type().Elem())(d, KindObject, rv.Elem(), 0)
 }
 

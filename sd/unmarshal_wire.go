@@ -79,6 +79,7 @@ func structWire(t reflect.Type) wireFunc {
 		}
 		next := 0 // keys usually come in field order: try that field first
 		for range n {
+			off := d.pos
 			h, err := d.entryHash()
 			if err != nil {
 				return err
@@ -90,12 +91,13 @@ func structWire(t reflect.Type) wireFunc {
 				j = info.indexOf(h)
 			}
 			var fv reflect.Value
-			if j >= 0 && h != debugHash {
+			if j >= 0 && h != debugHash && !d.superseded(off) {
 				next = j + 1
 				fv, _ = settableField(rv, info.fields[j].index)
 			}
 			if !fv.IsValid() || !fv.CanSet() {
-				// Unknown key: read past its value.
+				// Unknown key, or one that a later entry repeats (the
+				// last value wins): read past its value.
 				if err := d.valueOf(code, depth+1, &d.scratch); err != nil {
 					return err
 				}

@@ -7,8 +7,13 @@ import (
 )
 
 // MaxSize is the largest string section a [Builder] produces: string
-// pointers are 32-bit offsets.
+// pointers are 32-bit offsets. On 32-bit platforms the limit is
+// math.MaxInt, the most a slice holds.
 const MaxSize = math.MaxUint32
+
+// maxLen is MaxSize, or less where an int cannot count that far (32-bit
+// platforms): past it, Add fails with ErrTooLarge instead of panicking.
+const maxLen = min(MaxSize, math.MaxInt)
 
 // Builder assembles a string section. Each distinct string is stored once;
 // adding it again returns the first offset. The zero Builder is empty and
@@ -32,7 +37,7 @@ func (b *Builder) Add(s string) (uint32, error) {
 	if !utf8.ValidString(s) {
 		return 0, &Error{Offset: int64(len(b.buf)) + int64(firstInvalid(s)), Err: ErrInvalidUTF8}
 	}
-	if uint64(len(b.buf))+uint64(len(s))+1 > MaxSize {
+	if uint64(len(b.buf))+uint64(len(s))+1 > maxLen {
 		return 0, &Error{Offset: int64(len(b.buf)), Err: ErrTooLarge}
 	}
 	off := uint32(len(b.buf))

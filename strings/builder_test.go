@@ -3,6 +3,8 @@ package strings
 import (
 	"bytes"
 	"errors"
+	"math"
+	"strconv"
 	"testing"
 )
 
@@ -74,5 +76,12 @@ func TestBuilderReset(t *testing.T) {
 	}
 	if off, _ := b.Add("one"); off != 4 {
 		t.Errorf("Add(one) after Reset = %d, want 4 (Reset must forget old strings)", off)
+	}
+}
+
+// On 32-bit platforms Add stops at what an int counts, not at MaxSize.
+func TestMaxLenFitsInt(t *testing.T) {
+	if uint64(maxLen) > uint64(math.MaxInt) || (strconv.IntSize == 64) != (maxLen == MaxSize) {
+		t.Errorf("maxLen %d with %d-bit ints", uint64(maxLen), strconv.IntSize)
 	}
 }

@@ -48,7 +48,7 @@ func (d *Decoder) decodeBBF(data []byte) (*Block, error) {
 		if err != nil {
 			return nil, &FormatError{Offset: bbfHeaderSize, What: "bad BBz zlib stream", Err: err}
 		}
-		if len(plain) != int(usize) {
+		if int64(len(plain)) != int64(usize) {
 			return nil, r.errf(4, "BBz inflates to %d bytes, header says %d", len(plain), usize)
 		}
 		if len(plain) < 4 || string(plain[:4]) != "\x00BBF" {

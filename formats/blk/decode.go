@@ -3,6 +3,7 @@ package blk
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -56,7 +57,8 @@ type Decoder struct {
 	// Dicts are zstd dictionaries (raw dictionary files); a frame picks
 	// its dictionary by the dictionary ID in its header.
 	Dicts [][]byte
-	// MaxSize limits the decompressed size; 0 means DefaultMaxSize.
+	// MaxSize limits the decompressed size; 0 means DefaultMaxSize. On
+	// 32-bit platforms it is at most math.MaxInt-1.
 	MaxSize int64
 
 	once sync.Once
@@ -72,7 +74,9 @@ func Decode(data []byte) (*Block, error) {
 
 func (d *Decoder) maxSize() int64 {
 	if d.MaxSize > 0 {
-		return d.MaxSize
+		// Decompressed data is held in one slice: on 32-bit platforms no
+		// more than an int can count.
+		return min(d.MaxSize, math.MaxInt-1)
 	}
 	return DefaultMaxSize
 }

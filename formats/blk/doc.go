@@ -30,7 +30,9 @@
 // Decoding treats its input as hostile. It does not panic on any input,
 // and every malformed input gives an error matching [ErrFormat] (a
 // [*FormatError] naming the byte offset) or another sentinel of this
-// package. No count is trusted before the bytes it needs are there, so a
+// package; each of them also matches bpx.ErrFormat, bpx.ErrTooLarge or
+// bpx.ErrUnsupported, like the errors of the other decoders of the
+// module. No count is trusted before the bytes it needs are there, so a
 // decoded tree takes at most about 40 bytes of memory per input byte;
 // decompressed data is bounded by [Decoder.MaxSize] (default
 // [DefaultMaxSize], 256 MiB). Limits:

@@ -78,7 +78,8 @@ func Encode(b *Block, kind Kind) ([]byte, error) {
 	return e.Encode(b)
 }
 
-// Encode writes b in e.Kind. The root's name must be "".
+// Encode writes b in e.Kind. A root with a name keeps it, as when the
+// engine saves a sub-block to a file.
 func (e *Encoder) Encode(b *Block) ([]byte, error) {
 	var shared []string
 	var sharedIdx map[string]int
@@ -202,9 +203,6 @@ func checkName(kind, name string) error {
 
 // encodeBody writes the body (without kind byte) of b.
 func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern bool) ([]byte, error) {
-	if root.Name != "" {
-		return nil, encodeErrf("the root block has the name %q; the root is unnamed", root.Name)
-	}
 	names := &nameTable{shared: sharedIdx, nShare: len(shared), idx: map[string]int{}}
 	// Depth-first: each block's name, then its params' names.
 	var walk func(b *Block, depth int) error
@@ -215,7 +213,7 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 		if len(b.Params) > maxBlockEntries || len(b.Blocks) > maxBlockEntries {
 			return encodeErrf("block %q has %d params and %d blocks (max %d each)", b.Name, len(b.Params), len(b.Blocks), maxBlockEntries)
 		}
-		if depth > 0 && b.Name != "" {
+		if b.Name != "" { // the root's too: the engine keeps it
 			if err := checkName("block", b.Name); err != nil {
 				return err
 			}
@@ -326,6 +324,9 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 		return nil, encodeErrf("payload of %d bytes exceeds 2 GiB", len(pay.data))
 	}
 
+	if err := checkNamesSize(names.local, MaxNamesSize); err != nil {
+		return nil, err
+	}
 	out := appendNames(nil, names.local)
 	out = appendULEB(out, uint32(len(bfs)))
 	out = appendULEB(out, uint32(nParams))
@@ -333,9 +334,9 @@ func encodeBody(root *Block, shared []string, sharedIdx map[string]int, intern b
 	out = append(out, pay.data...)
 	out = append(out, recs...)
 	next := uint32(1)
-	for i, b := range bfs {
+	for _, b := range bfs {
 		var name1 uint32
-		if i > 0 && b.Name != "" {
+		if b.Name != "" {
 			id, _ := names.id(b.Name)
 			name1 = uint32(id) + 1
 		}

@@ -137,12 +137,44 @@ func TestEncodeLayout(t *testing.T) {
 	}
 }
 
+// The engine keeps the name of the root block (block 0's name id) when it
+// reads a file, and writes it when it saves a named block: Decode and
+// Encode do the same, so a named root round-trips byte for byte.
+func TestNamedRootRoundTrip(t *testing.T) {
+	file := []byte{0x01, // FAT
+		1, 2, 'r', 0, // one name, "r"
+		1, 1, 3, // 1 block, 1 param, 3 payload bytes
+		'r', 'r', 0, // payload: the string "rr"
+		0, 0, 0, 1, 0, 0, 0, 0, // param "r" = string at payload 0
+		1, 1, 0} // block 0: name "r", 1 param, no children
+	b, err := Decode(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name != "r" || len(b.Params) != 1 || b.Params[0].Value != Str("rr") {
+		t.Fatalf("decoded %+v", b)
+	}
+	d := sampleDecoder(t)
+	for _, e := range allKinds(t) {
+		data, err := e.Encode(b)
+		if err != nil {
+			t.Fatalf("%v: %v", e.Kind, err)
+		}
+		back, err := d.Decode(data)
+		if err != nil || !Equal(back, b) {
+			t.Fatalf("%v: round trip gave %+v, %v", e.Kind, back, err)
+		}
+		if e.Kind == KindFAT && !bytes.Equal(data, file) {
+			t.Errorf("FAT:\ngot  % x\nwant % x", data, file)
+		}
+	}
+}
+
 func TestEncodeErrors(t *testing.T) {
 	nul := &Block{}
 	nul.Add("a\x00b", Int(1))
 	nulStr := &Block{}
 	nulStr.Add("a", Str("x\x00"))
-	named := &Block{Name: "root"}
 	bad := &Block{}
 	bad.Params = append(bad.Params, Param{"z", Value{}})
 	wide := &Block{}
@@ -162,7 +194,6 @@ func TestEncodeErrors(t *testing.T) {
 	}{
 		{"NUL in name", Encoder{Kind: KindFAT}, nul, ErrEncode, "NUL"},
 		{"NUL in string", Encoder{Kind: KindFAT}, nulStr, ErrEncode, "NUL"},
-		{"named root", Encoder{Kind: KindFAT}, named, ErrEncode, "root"},
 		{"invalid type", Encoder{Kind: KindFAT}, bad, ErrEncode, "invalid type"},
 		{"too many params", Encoder{Kind: KindFAT}, wide, ErrEncode, "max 65535"},
 		{"too deep", Encoder{Kind: KindFAT}, deep, ErrEncode, "deeper"},
@@ -195,5 +226,20 @@ func TestNameMapMarshalRoundTrip(t *testing.T) {
 	sample, _ := ParseNameMap(readSample(t, "nm"))
 	if NewNameMap(sample.Names, dict).NamesDigest != sample.NamesDigest {
 		t.Error("names digest differs from the sample's sha1 convention")
+	}
+}
+
+// A names section larger than the engine reads is an encoding error, and
+// the size check cannot overflow an int on 32-bit platforms.
+func TestCheckNamesSize(t *testing.T) {
+	if err := checkNamesSize([]string{"ab", "c"}, 5); err != nil {
+		t.Errorf("5 bytes within a limit of 5: %v", err)
+	}
+	if err := checkNamesSize([]string{"ab", "cd"}, 5); !errors.Is(err, ErrEncode) {
+		t.Errorf("6 bytes past a limit of 5: %v", err)
+	}
+	huge := strings.Repeat("x", 1<<20)
+	if err := checkNamesSize([]string{"a", huge}, 1<<20); !errors.Is(err, ErrEncode) {
+		t.Errorf("a name as large as the limit: %v", err)
 	}
 }

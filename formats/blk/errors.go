@@ -3,30 +3,38 @@ package blk
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/errclass"
 )
 
 // Sentinel errors. Every error returned for bad input matches one of them
-// with errors.Is.
+// with errors.Is, and also the bpx sentinel of its class: bpx.ErrFormat,
+// bpx.ErrTooLarge or bpx.ErrUnsupported.
 var (
 	// ErrFormat is returned for malformed input; the error is a
-	// *FormatError naming the offset.
-	ErrFormat = errors.New("blk: invalid format")
+	// *FormatError naming the offset. It matches bpx.ErrFormat.
+	ErrFormat = errclass.New("blk: invalid format", bpx.ErrFormat)
 
 	// ErrUnsupported is returned for a recognised but unsupported form,
-	// such as a first byte that is not a binary BLK kind.
-	ErrUnsupported = errors.New("blk: unsupported")
+	// such as a first byte that is not a binary BLK kind. It matches
+	// bpx.ErrUnsupported.
+	ErrUnsupported = errclass.New("blk: unsupported", bpx.ErrUnsupported)
 
 	// ErrTooLarge is returned when the input exceeds a limit (see the
-	// package documentation). It comes wrapped in a *FormatError.
-	ErrTooLarge = errors.New("blk: limit exceeded")
+	// package documentation). It comes wrapped in a *FormatError, and
+	// matches bpx.ErrTooLarge.
+	ErrTooLarge = errclass.New("blk: limit exceeded", bpx.ErrTooLarge)
 
 	// ErrNameMapRequired is returned for SLIM kinds (3, 4, 5) when no
-	// shared name map was given.
-	ErrNameMapRequired = errors.New("blk: shared name map (nm) required")
+	// shared name map was given. It matches bpx.ErrUnsupported: the file
+	// cannot be decoded as configured.
+	ErrNameMapRequired = errclass.New("blk: shared name map (nm) required", bpx.ErrUnsupported)
 
 	// ErrDictRequired is returned for SLIM_ZST_DICT when no dictionary,
-	// or not the one the frame names, was given.
-	ErrDictRequired = errors.New("blk: zstd dictionary required")
+	// or not the one the frame names, was given. It matches
+	// bpx.ErrUnsupported.
+	ErrDictRequired = errclass.New("blk: zstd dictionary required", bpx.ErrUnsupported)
 
 	// ErrEncode is returned when a tree cannot be written in the
 	// requested form (a NUL in a name, too many params in a block, ...).
@@ -35,7 +43,8 @@ var (
 
 // FormatError describes malformed input: what was wrong and at which byte
 // offset. Offsets count from the start of the file, or from the start of
-// the decompressed data when In is not empty. It matches ErrFormat.
+// the decompressed data when In is not empty. It matches ErrFormat and
+// bpx.ErrFormat.
 type FormatError struct {
 	Offset int64
 	In     string // "" for the file itself, else e.g. "zstd plaintext"
@@ -55,8 +64,8 @@ func (e *FormatError) Error() string {
 	return s
 }
 
-// Is reports whether target is ErrFormat.
-func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+// Is reports whether target is ErrFormat or bpx.ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat || target == bpx.ErrFormat }
 
 // Unwrap returns the cause.
 func (e *FormatError) Unwrap() error { return e.Err }

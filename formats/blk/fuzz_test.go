@@ -3,10 +3,12 @@ package blk
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/samples"
 	"github.com/gobpx/bpx/sd"
 	"github.com/klauspost/compress/zlib"
@@ -36,6 +38,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := d.Decode(data)
 		if err != nil {
+			checkErrorClass(t, err)
 			return
 		}
 		checkDecoded(t, d, b)
@@ -90,6 +93,7 @@ func FuzzFromSD(f *testing.F) {
 		}
 		b, err := FromSD(o)
 		if err != nil {
+			checkErrorClass(t, err)
 			return
 		}
 		o2, err := ToSD(b)
@@ -115,6 +119,7 @@ func FuzzParseText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := ParseText(data)
 		if err != nil {
+			checkErrorClass(t, err)
 			return
 		}
 		text, err := b.MarshalText()
@@ -142,6 +147,7 @@ func FuzzParseTypedJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := ParseTypedJSON(data)
 		if err != nil {
+			checkErrorClass(t, err)
 			return
 		}
 		var buf bytes.Buffer
@@ -151,6 +157,15 @@ func FuzzParseTypedJSON(f *testing.F) {
 			t.Fatalf("typed JSON round trip: %v", err)
 		}
 	})
+}
+
+// checkErrorClass fails unless err matches a bpx sentinel, as the module
+// promises for every decoder.
+func checkErrorClass(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, bpx.ErrFormat) && !errors.Is(err, bpx.ErrTooLarge) && !errors.Is(err, bpx.ErrUnsupported) {
+		t.Fatalf("error %v (%T) matches no bpx sentinel", err, err)
+	}
 }
 
 // equalModuloNaN is Equal, except that all NaNs count as equal (the text

@@ -4,7 +4,8 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/gobpx/bpx/internal/jsonstr"
 )
 
 // JSONOptions tunes WriteJSON.
@@ -98,7 +99,7 @@ func (j *jsonWriter) object(b *Block, level int) {
 		}
 		j.nl(level + 1)
 		j.buf = append(j.buf, '"')
-		j.buf = appendLossy(j.buf, e.name)
+		j.buf = jsonstr.AppendLossy(j.buf, e.name)
 		j.buf = append(j.buf, '"', ':', ' ')
 		j.entry(e, level+1)
 	}
@@ -143,7 +144,7 @@ func (j *jsonWriter) array(n, level int, elem func(i int)) {
 func (j *jsonWriter) value(v Value, level int) {
 	switch v.typ {
 	case TypeString:
-		j.buf = appendJSONString(j.buf, v.s)
+		j.buf = jsonstr.Append(j.buf, v.s, jsonstr.Serde)
 	case TypeBool:
 		j.buf = strconv.AppendBool(j.buf, v.Bool())
 	case TypeInt:
@@ -166,103 +167,6 @@ func (j *jsonWriter) value(v Value, level int) {
 		w, n := v.raw()
 		j.array(n, level, func(i int) { j.buf = strconv.AppendInt(j.buf, int64(int32(w[i])), 10) })
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString writes s as serde_json does, after a lossy UTF-8
-// conversion.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			j := i + 1
-			for j < len(s) && s[j] >= utf8.RuneSelf {
-				j++
-			}
-			dst = appendLossy(dst, s[i:j])
-			i = j
-			continue
-		}
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			} else {
-				dst = append(dst, c)
-			}
-		}
-		i++
-	}
-	return append(dst, '"')
-}
-
-// appendLossy appends s with each maximal ill-formed UTF-8 subpart
-// replaced by one U+FFFD, as Rust's String::from_utf8_lossy (which wt_blk
-// uses) does.
-func appendLossy(dst []byte, s string) []byte {
-	if utf8.ValidString(s) {
-		return append(dst, s...)
-	}
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, "\uFFFD"...)
-			i += maximalSubpart(s[i:])
-			continue
-		}
-		dst = append(dst, s[i:i+n]...)
-		i += n
-	}
-	return dst
-}
-
-// maximalSubpart returns the length of the ill-formed sequence at the
-// start of s: a lead byte and the continuation bytes that could still
-// have completed it.
-func maximalSubpart(s string) int {
-	lo, hi, need := byte(0x80), byte(0xBF), 0
-	switch b := s[0]; {
-	case b >= 0xC2 && b <= 0xDF:
-		need = 1
-	case b == 0xE0:
-		lo, need = 0xA0, 2
-	case b == 0xED:
-		hi, need = 0x9F, 2
-	case b >= 0xE1 && b <= 0xEF:
-		need = 2
-	case b == 0xF0:
-		lo, need = 0x90, 3
-	case b == 0xF4:
-		hi, need = 0x8F, 3
-	case b >= 0xF1 && b <= 0xF3:
-		need = 3
-	default:
-		return 1
-	}
-	n := 1
-	for ; n <= need && n < len(s); n++ {
-		if s[n] < lo || s[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-	}
-	return n
 }
 
 // appendRyu32 formats f as Rust's ryu crate does for f32 (serde_json):

@@ -59,25 +59,3 @@ func TestRyu32(t *testing.T) {
 		}
 	}
 }
-
-// Invalid UTF-8 is replaced as Rust's from_utf8_lossy does: one U+FFFD
-// per maximal ill-formed subpart.
-func TestLossyUTF8(t *testing.T) {
-	const r = "\uFFFD"
-	for _, tc := range []struct{ in, want string }{
-		{"ok", "ok"},
-		{"a\xffb", "a" + r + "b"},
-		{"\xe2\x82", r},             // truncated 3-byte sequence: one
-		{"\xe2\x82x", r + "x"},      // ... followed by ASCII
-		{"\xe0\x80", r + r},         // E0 80 can never be valid: two
-		{"\xed\xa0\x80", r + r + r}, // surrogate
-		{"\xf0\x9f\x98", r},         // truncated 4-byte sequence
-		{"\xf4\x90\x80\x80", r + r + r + r},
-		{"\xc0\xaf", r + r},
-		{"\xe2\x82\xac", "\u20ac"},
-	} {
-		if got := string(appendLossy(nil, tc.in)); got != tc.want {
-			t.Errorf("lossy(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}

@@ -59,6 +59,19 @@ func readNames(r *reader) ([]string, error) {
 	return names, nil
 }
 
+// checkNamesSize fails if the names section of names would be larger than
+// limit bytes: the engine, and Decode, read no larger one.
+func checkNamesSize(names []string, limit int) error {
+	size := 0
+	for _, n := range names {
+		if len(n) >= limit-size { // size+len(n)+1 > limit, without overflow
+			return encodeErrf("names section of more than %d bytes (the engine reads at most %d)", limit, MaxNamesSize)
+		}
+		size += len(n) + 1
+	}
+	return nil
+}
+
 // appendNames appends a names section for names to dst.
 func appendNames(dst []byte, names []string) []byte {
 	dst = appendULEB(dst, uint32(len(names)))
@@ -150,6 +163,9 @@ func (m *NameMap) MarshalBinary() ([]byte, error) {
 		if strings.IndexByte(n, 0) >= 0 {
 			return nil, encodeErrf("name %q contains a NUL byte", n)
 		}
+	}
+	if err := checkNamesSize(m.Names, MaxNamesSize); err != nil {
+		return nil, err
 	}
 	out := make([]byte, 0, nmHeaderSize+16)
 	out = append(out, m.NamesDigest[:]...)

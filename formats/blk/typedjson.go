@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gobpx/bpx/internal/jsonstr"
 )
 
 // TypedJSONFormat is the value of the "format" member of a typed JSON
@@ -53,7 +55,7 @@ func (t *typedWriter) str(key, s string) {
 		t.buf = append(t.buf, '"')
 		t.buf = append(t.buf, key...)
 		t.buf = append(t.buf, `": `...)
-		t.buf = appendJSONString(t.buf, s)
+		t.buf = jsonstr.Append(t.buf, s, jsonstr.Serde)
 		return
 	}
 	t.buf = append(t.buf, '"')

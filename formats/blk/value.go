@@ -294,7 +294,10 @@ type Param struct {
 
 // Block is a DataBlock: a name, ordered parameters and ordered
 // sub-blocks. Names may repeat among params and among blocks. The root
-// block of a file has the name "".
+// block of a file is usually unnamed (""); the engine keeps a root's name
+// (it writes one when it saves a sub-block to a file), and so do the binary
+// kinds, BPXSD and typed JSON here. Text and JSON have no place for it and
+// leave it out, as the engine's text writer does.
 type Block struct {
 	Name   string
 	Params []Param

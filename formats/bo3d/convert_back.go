@@ -3,6 +3,7 @@ package bo3d
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -17,7 +18,9 @@ import (
 // FromModel, using the container's first SD section (type 0xFE) as the
 // metadata when there is one. The vertex format must be VertexFormatPNU or
 // VertexFormatPNUC (otherwise the error matches ErrUnsupported); model
-// errors are returned as model.Read gives them.
+// errors are returned as model.Read gives them. A model that FromModel
+// finds inconsistent gives an error matching both ErrInvalid and
+// bpx.ErrFormat.
 func ReadModel(r *bpx.Reader) (*File, error) {
 	ext, err := model.ParseTypeExt(r.Header.TypeExt)
 	if err != nil {
@@ -41,7 +44,11 @@ func ReadModel(r *bpx.Reader) (*File, error) {
 			return nil, err
 		}
 	}
-	return FromModel(m, meta)
+	f, err := FromModel(m, meta)
+	if errors.Is(err, ErrInvalid) {
+		return nil, fmt.Errorf("%w: %w", errModelFormat, err)
+	}
+	return f, err
 }
 
 func vertexSizeOf(hash uint64) (int, error) {

@@ -1,11 +1,11 @@
 package bo3d
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/gobpx/bpx/internal/half"
 )
@@ -15,34 +15,57 @@ import (
 const MaxFileSize = HeaderSize + math.MaxInt32
 
 // Read reads a whole BO3D file from r and decodes it. It reads at most
-// MaxFileSize bytes and returns an error matching ErrTooLarge beyond that.
-// The entity-list length in the header is used, up to readHint bytes, to
-// size the buffer; it is never trusted beyond that.
+// MaxFileSize bytes and returns an error matching ErrTooLarge beyond that
+// (on 32-bit platforms the limit is math.MaxInt-1 bytes, what a slice can
+// hold). The entity-list length in the header is used, up to readHint
+// bytes, to size the buffer; it is never trusted beyond that.
 func Read(r io.Reader) (*File, error) {
-	var hdr [HeaderSize]byte
-	n, err := io.ReadFull(r, hdr[:])
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return Decode(hdr[:n]) // reports the short header
-	}
+	b, err := readLimited(r, maxRead)
 	if err != nil {
 		return nil, err
 	}
-	hint := min(max(int64(int32(le32(hdr[:], 12))), 0), readHint)
-	var buf bytes.Buffer
-	buf.Grow(HeaderSize + int(hint) + bytes.MinRead)
-	buf.Write(hdr[:])
-	if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileSize+1-HeaderSize)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > MaxFileSize {
-		return nil, fmt.Errorf("bo3d: more than %d bytes: %w", int64(MaxFileSize), ErrTooLarge)
-	}
-	return Decode(buf.Bytes())
+	return Decode(b)
 }
 
 // readHint caps the buffer Read allocates up front from the header's
 // entity-list length.
 const readHint = 1 << 20
+
+// maxRead is MaxFileSize where an int holds it.
+const maxRead = int(min(MaxFileSize, math.MaxInt-1))
+
+// readLimited reads r to its end, failing with ErrTooLarge past limit
+// bytes (limit < math.MaxInt). A short header is returned as it is, for
+// Decode to report.
+func readLimited(r io.Reader, limit int) ([]byte, error) {
+	var hdr [HeaderSize]byte
+	n, err := io.ReadFull(r, hdr[:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return hdr[:n], nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	hint := int(min(max(int64(int32(le32(hdr[:], 12))), 0), readHint))
+	b := make([]byte, HeaderSize, min(HeaderSize+hint+512, limit+1))
+	copy(b, hdr[:])
+	for {
+		if len(b) > limit {
+			return nil, fmt.Errorf("bo3d: more than %d bytes: %w", limit, ErrTooLarge)
+		}
+		if len(b) == cap(b) {
+			b = slices.Grow(b, min(len(b), limit+1-len(b))) // doubles, up to limit+1
+		}
+		n, err := r.Read(b[len(b):min(cap(b), limit+1)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
 
 // UnmarshalBinary decodes data into f, replacing its contents.
 func (f *File) UnmarshalBinary(data []byte) error {

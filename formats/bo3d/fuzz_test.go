@@ -25,7 +25,7 @@ func FuzzDecode(f *testing.F) {
 		file, err := Decode(b)
 		if err != nil {
 			var fe *FormatError
-			if !errors.As(err, &fe) || !errors.Is(err, ErrFormat) {
+			if !errors.As(err, &fe) || !errors.Is(err, ErrFormat) || !errors.Is(err, bpx.ErrFormat) {
 				t.Fatalf("error %v (%T) is not a *FormatError", err, err)
 			}
 			if fe.Offset < 0 || fe.Offset > int64(len(b)) {
@@ -71,6 +71,9 @@ func FuzzReadModel(f *testing.F) {
 		}
 		file, err := ReadModel(r)
 		if err != nil {
+			if !errors.Is(err, bpx.ErrFormat) && !errors.Is(err, bpx.ErrTooLarge) && !errors.Is(err, bpx.ErrUnsupported) && !errors.Is(err, bpx.ErrChecksum) {
+				t.Fatalf("error %v (%T) matches no bpx sentinel", err, err)
+			}
 			return
 		}
 		if _, err := file.MarshalBinary(); err != nil {

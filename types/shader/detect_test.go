@@ -1,6 +1,7 @@
 package shader
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -79,5 +80,34 @@ func TestNames(t *testing.T) {
 		if got != want {
 			t.Errorf("%q, want %q", got, want)
 		}
+	}
+}
+
+// A version-0 draft file has an 8-byte TypeExt at offset 24, ending the
+// 32-byte header: errors about TypeExt bytes 8-15, which such a file does
+// not have (they read as 0), name the field, not offsets of the 40-byte
+// header of later versions.
+func TestVersion0TypeExtErrorOffsets(t *testing.T) {
+	b := []byte("BPXS000000000000\x00\x00\x00\x00\x00\x00\x00\x0000000000") // the fuzz finding
+	r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)), bpx.SkipChecksums())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.Version != 0 {
+		t.Fatalf("version %d, want the version-0 draft", r.Header.Version)
+	}
+	_, err = ReadPack(r)
+	var fe *bpx.FormatError
+	if !errors.As(err, &fe) || fe.Section != -1 || fe.Offset != typeExtOffset || !errors.Is(err, bpx.ErrFormat) {
+		t.Fatalf("ReadPack: %v, want a FormatError at file offset %d", err, typeExtOffset)
+	}
+	if !strings.Contains(fe.What, "unknown target code") || !strings.Contains(fe.What, "version-0") {
+		t.Errorf("ReadPack error does not say what and why: %v", err)
+	}
+	// The parsers, which see no file, keep the offsets of the 40-byte header.
+	if _, err := ParsePackTypeExt([16]byte{10: byte(TargetAny), 11: 'A', 12: 1}); err == nil {
+		t.Fatal("ParsePackTypeExt accepted a non-zero byte 12")
+	} else if errors.As(err, &fe); fe.Offset != typeExtOffset+12 {
+		t.Errorf("ParsePackTypeExt names offset %d, want %d", fe.Offset, typeExtOffset+12)
 	}
 }

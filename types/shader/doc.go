@@ -71,7 +71,9 @@
 // Malformed files give a *bpx.FormatError matching both bpx.ErrFormat and
 // [ErrFormat] (or wrapping a strings or sd error), naming the section and the
 // byte offset in its uncompressed data, or the file offset for the main
-// header (the TypeExt starts at byte 24). Packs that cannot be written match
+// header (the TypeExt starts at byte 24; a version-0 draft file has only 8
+// TypeExt bytes, so an error about a later one names byte 24 and says so).
+// Packs that cannot be written match
 // [ErrInvalid].
 //
 // # Security

@@ -23,7 +23,7 @@ func ReadPack(r *bpx.Reader) (*Pack, error) {
 	}
 	ext, err := ParsePackTypeExt(r.Header.TypeExt)
 	if err != nil {
-		return nil, err
+		return nil, headerTypeExtErr(r, err)
 	}
 	p := &Pack{AssemblyHash: ext.AssemblyHash, Target: ext.Target, Type: ext.Type}
 	st := r.FindSection(SectionSymbolTable)

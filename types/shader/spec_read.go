@@ -33,7 +33,7 @@ func ReadSpec(r *bpx.Reader) (*SpecPack, error) {
 	}
 	ext, err := ParseSpecTypeExt(r.Header.TypeExt)
 	if err != nil {
-		return nil, err
+		return nil, headerTypeExtErr(r, err)
 	}
 	for _, typ := range []uint8{SectionMaterialConstants, SectionStrings} {
 		if s := r.SectionsOfType(typ); len(s) > 1 {
@@ -183,7 +183,7 @@ func (sr *specReader) constants(n uint8) error {
 	cs := sr.r.FindSection(SectionMaterialConstants)
 	if cs == nil {
 		if n != 0 {
-			return formatErr(-1, typeExtOffset+13, "NumConstants is %d but there is no MaterialConstants section (type 4)", n)
+			return headerTypeExtErr(sr.r, formatErr(-1, typeExtOffset+13, "NumConstants is %d but there is no MaterialConstants section (type 4)", n))
 		}
 		return nil
 	}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# fuzz.sh runs every fuzz target of the module for a while, one after the
+# other, and prints one line per target: package, target, executions and
+# ok or FAIL (with the failing input's path).
+#
+# Usage: bench/fuzz.sh [DURATION]     (default 10s; any -fuzztime value)
+#
+# New interesting inputs go to the build cache's fuzz corpus ($(go env
+# GOCACHE)/fuzz), not to the tree. Only a failing input is written to the
+# package's testdata/fuzz/<Target>/: keep it and commit it as a seed once
+# the cause is fixed, so that "go test" runs it from then on.
+#
+# Exits 1 if any target fails.
+set -u
+
+duration=${1:-10s}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 2
+log=$(mktemp -d "${TMPDIR:-/tmp}/bpx-fuzz.XXXXXX")
+trap 'rm -rf "$log"' EXIT INT TERM
+
+# Packages with a fuzz target: a cheap grep, then go test -list for the
+# exact names (build tags and all).
+dirs=$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u)
+failed=0
+total=0
+start=$(date +%s)
+for dir in $dirs; do
+	pkg=$(go list "$dir") || { echo "$dir: go list failed"; failed=1; continue; }
+	targets=$(go test -list '^Fuzz' "$dir" | grep '^Fuzz') || {
+		echo "$pkg: cannot list the fuzz targets"
+		failed=1
+		continue
+	}
+	for t in $targets; do
+		total=$((total + 1))
+		out="$log/$t.log"
+		if go test -run '^$' -fuzz "^$t\$" -fuzztime "$duration" "$dir" >"$out" 2>&1; then
+			status=ok
+		else
+			status=FAIL
+			failed=1
+		fi
+		# The last progress line holds the final count.
+		execs=$(grep -o 'execs: [0-9]*' "$out" | tail -n 1 | cut -d' ' -f2)
+		line="$pkg $t ${execs:-0} $status"
+		if [ "$status" = FAIL ]; then
+			input=$(sed -n 's/.*Failing input written to \([^ ]*\).*/\1/p' "$out" | tail -n 1)
+			seed=$(sed -n 's/.*failure while testing seed corpus entry: \([^ ]*\).*/\1/p' "$out" | tail -n 1)
+			if [ -n "$input" ]; then
+				line="$line ${dir#./}/$input"
+			elif [ -n "$seed" ]; then
+				line="$line seed $seed"
+			fi
+			echo "$line"
+			sed 's/^/    /' "$out" | grep -v '^    fuzz: elapsed' | tail -n 20
+		else
+			echo "$line"
+		fi
+	done
+done
+echo "fuzz: $total targets, $duration each, $(($(date +%s) - start))s in all"
+exit $failed
