@@ -160,7 +160,7 @@ func BenchmarkEncode(b *testing.B) {
 		var buf []byte
 		for b.Loop() {
 			var err error
-			if buf, err = (EncodeOptions{}).Append(buf[:0], d.obj); err != nil {
+			if buf, err = (encodeConfig{}).append(buf[:0], d.obj); err != nil {
 				b.Fatal(err)
 			}
 		}

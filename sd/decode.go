@@ -8,48 +8,34 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultMaxDepth is the nesting depth [Decode] accepts when
-// [DecodeOptions.MaxDepth] is zero. The root object is at depth 1.
+// DefaultMaxDepth is the nesting depth [Decode] accepts unless
+// [WithMaxDecodeDepth] says otherwise, and [Encode] writes unless
+// [WithMaxEncodeDepth] does. The root object is at depth 1.
 const DefaultMaxDepth = 64
 
 // ReferenceMaxDepth is the max_depth the reference implementation uses for
-// package metadata; see [DecodeOptions.ContainerBudget].
+// package metadata; see [WithContainerBudget].
 const ReferenceMaxDepth = 16
 
-// DecodeOptions configures decoding. The zero value is ready to use.
-type DecodeOptions struct {
-	// MaxDepth is the deepest nesting accepted: 1 allows only a flat root
-	// object. Zero means DefaultMaxDepth.
-	MaxDepth int
-
-	// ContainerBudget, when positive, also applies the reference's
-	// max_depth rule: a counter shared by the whole value that every Object
-	// and Array (the root included) decrements, failing when it reaches
-	// zero. A value with n containers is thus accepted when n is less than
-	// ContainerBudget. Use ReferenceMaxDepth to reject exactly what the
-	// reference rejects for package metadata.
-	ContainerBudget int
-
-	// NoDebugNames disables resolving key names from __debug__ arrays.
-	// The __debug__ property itself is kept either way.
-	NoDebugNames bool
-
-	// StrictBool rejects Bool bytes other than 0 and 1 with ErrBool. By
-	// default, like the reference, 1 is true and any other byte is false.
-	StrictBool bool
+// decodeConfig is what DecodeOptions set (see options.go); the zero
+// value is the default.
+type decodeConfig struct {
+	MaxDepth        int // 0: DefaultMaxDepth
+	ContainerBudget int // 0: none
+	NoDebugNames    bool
+	StrictBool      bool
 }
 
-// Decode decodes the BPXSD object at the start of data with the default
-// options. Bytes after the object are ignored: the reference stores package
-// metadata twice in a row.
-func Decode(data []byte) (*Object, error) {
-	o, _, err := DecodeOptions{}.DecodePrefix(data)
+// Decode decodes the BPXSD object at the start of data. Bytes after the
+// object are ignored: the reference stores package metadata twice in a
+// row.
+func Decode(data []byte, opts ...DecodeOption) (*Object, error) {
+	o, _, err := DecodePrefix(data, opts...)
 	return o, err
 }
 
-// Decode decodes the object at the start of data, ignoring what follows.
-func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
-	o, _, err := opts.DecodePrefix(data)
+func (opts decodeConfig) decode(data []byte) (*Object, error) {
+	o, _, err := opts.decodePrefix(data)
 	return o, err
 }
 
@@ -58,7 +44,15 @@ func (opts DecodeOptions) Decode(data []byte) (*Object, error) {
 //
 // Errors are *SyntaxError values naming the offset. Memory use is bounded by
 // a small multiple of len(data) (see the package documentation).
-func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
+func DecodePrefix(data []byte, opts ...DecodeOption) (*Object, int, error) {
+	cfg, err := newDecodeConfig(opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	return cfg.decodePrefix(data)
+}
+
+func (opts decodeConfig) decodePrefix(data []byte) (*Object, int, error) {
 	// A first pass checks the data and counts what it holds, so that the
 	// second allocates exactly: fewer bytes means less GC work, which
 	// dominates the cost of decoding.
@@ -79,7 +73,7 @@ func (opts DecodeOptions) DecodePrefix(data []byte) (*Object, int, error) {
 	return o, d.pos, nil
 }
 
-func newDecoder(data []byte, opts DecodeOptions) *decoder {
+func newDecoder(data []byte, opts decodeConfig) *decoder {
 	d := &decoder{data: data, opts: opts, maxDepth: opts.MaxDepth, budget: opts.ContainerBudget}
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
@@ -90,7 +84,7 @@ func newDecoder(data []byte, opts DecodeOptions) *decoder {
 // scan checks the object at the start of data as DecodePrefix would,
 // without building it. The returned decoder's pos is the object's size and
 // its counts say what the object holds.
-func (opts DecodeOptions) scan(data []byte) (*decoder, error) {
+func (opts decodeConfig) scan(data []byte) (*decoder, error) {
 	d := newDecoder(data, opts)
 	d.discard = true
 	if _, err := d.object(1); err != nil {
@@ -102,7 +96,7 @@ func (opts DecodeOptions) scan(data []byte) (*decoder, error) {
 type decoder struct {
 	data     []byte
 	pos      int
-	opts     DecodeOptions
+	opts     decodeConfig
 	maxDepth int
 	budget   int
 

@@ -127,7 +127,7 @@ func TestDecodeBool2IsFalse(t *testing.T) {
 	if v, _ := o.GetHash(1); !v.Equal(Bool(false)) {
 		t.Errorf("bool byte 2 decoded as %v, want false", v)
 	}
-	_, err = DecodeOptions{StrictBool: true}.Decode(data)
+	_, err = decodeConfig{StrictBool: true}.decode(data)
 	checkSyntaxError(t, err, ErrBool, 10)
 }
 
@@ -144,7 +144,7 @@ func TestDecodeDuplicateKeyLastWins(t *testing.T) {
 func TestDecodeIgnoresTrailingData(t *testing.T) {
 	one := wobj(went("name", wstr("sample-package")))
 	data := cat(one, one) // pkg_meta.bpx stores the object twice
-	o, n, err := DecodeOptions{}.DecodePrefix(data)
+	o, n, err := decodeConfig{}.decodePrefix(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestDecodeDebugNames(t *testing.T) {
 	if got := nested.Object().Name(Hash("inner")); got != "inner" {
 		t.Errorf("nested name = %q, want inner", got)
 	}
-	o2, err := DecodeOptions{NoDebugNames: true}.Decode(data)
+	o2, err := decodeConfig{NoDebugNames: true}.decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,37 +237,37 @@ func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		data []byte
-		opts DecodeOptions
+		opts decodeConfig
 		want error
 		off  int64
 	}{
-		{"empty", nil, DecodeOptions{}, ErrTruncated, 0},
-		{"count only", []byte{1}, DecodeOptions{}, ErrTruncated, 1},
-		{"hash cut", []byte{1, 1, 2, 3}, DecodeOptions{}, ErrTruncated, 1},
-		{"no type code", wobj(wentHash(1, nil)), DecodeOptions{}, ErrTruncated, 1},
+		{"empty", nil, decodeConfig{}, ErrTruncated, 0},
+		{"count only", []byte{1}, decodeConfig{}, ErrTruncated, 1},
+		{"hash cut", []byte{1, 1, 2, 3}, decodeConfig{}, ErrTruncated, 1},
+		{"no type code", wobj(wentHash(1, nil)), decodeConfig{}, ErrTruncated, 1},
 		// synthetic/sd_bad_typecode.bpx: one property of type code 15.
-		{"type code 15", wobj(wentHash(0x15, []byte{15})), DecodeOptions{}, ErrTypeCode, 9},
-		{"type code 255", wobj(went("a", wnull()), went("b", []byte{255})), DecodeOptions{}, ErrTypeCode, 18},
+		{"type code 15", wobj(wentHash(0x15, []byte{15})), decodeConfig{}, ErrTypeCode, 9},
+		{"type code 255", wobj(went("a", wnull()), went("b", []byte{255})), decodeConfig{}, ErrTypeCode, 18},
 		// synthetic/sd_trunc_string.bpx: "abc" without NUL.
-		{"string without NUL", wobj(wentHash(1, []byte{12, 'a', 'b', 'c'})), DecodeOptions{}, ErrUnterminated, 10},
-		{"invalid utf8", wobj(wentHash(1, []byte{12, 'a', 0xff, 0})), DecodeOptions{}, ErrInvalidUTF8, 10},
-		{"u16 cut", wobj(wentHash(1, []byte{3, 1})), DecodeOptions{}, ErrTruncated, 10},
-		{"u64 cut", wobj(wentHash(1, wu64(1)[:8])), DecodeOptions{}, ErrTruncated, 10},
-		{"f32 cut", wobj(wentHash(1, wf32(1)[:1])), DecodeOptions{}, ErrTruncated, 10},
-		{"bool cut", wobj(wentHash(1, []byte{1})), DecodeOptions{}, ErrTruncated, 10},
-		{"array count missing", wobj(wentHash(1, []byte{13})), DecodeOptions{}, ErrTruncated, 10},
-		{"array elements missing", wobj(wentHash(1, []byte{13, 2, 0})), DecodeOptions{}, ErrTruncated, 12},
-		{"array count 255 on 3 bytes", wobj(wentHash(1, []byte{13, 255, 0, 0, 0})), DecodeOptions{}, ErrTruncated, 14},
-		{"nested object cut", wobj(wentHash(1, []byte{14, 1, 0})), DecodeOptions{}, ErrTruncated, 11},
-		{"entries missing", []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, DecodeOptions{}, ErrTruncated, 10},
-		{"depth 65 > default", deep(64), DecodeOptions{}, ErrDepth, 64 * 10},
-		{"depth 3 > 2", deep(2), DecodeOptions{MaxDepth: 2}, ErrDepth, 20},
-		{"array depth 2 > 1", wobj(wentHash(1, warr())), DecodeOptions{MaxDepth: 1}, ErrDepth, 10},
-		{"budget", wobj(wentHash(1, warr()), wentHash(2, warr())), DecodeOptions{ContainerBudget: 3}, ErrDepth, 20},
+		{"string without NUL", wobj(wentHash(1, []byte{12, 'a', 'b', 'c'})), decodeConfig{}, ErrUnterminated, 10},
+		{"invalid utf8", wobj(wentHash(1, []byte{12, 'a', 0xff, 0})), decodeConfig{}, ErrInvalidUTF8, 10},
+		{"u16 cut", wobj(wentHash(1, []byte{3, 1})), decodeConfig{}, ErrTruncated, 10},
+		{"u64 cut", wobj(wentHash(1, wu64(1)[:8])), decodeConfig{}, ErrTruncated, 10},
+		{"f32 cut", wobj(wentHash(1, wf32(1)[:1])), decodeConfig{}, ErrTruncated, 10},
+		{"bool cut", wobj(wentHash(1, []byte{1})), decodeConfig{}, ErrTruncated, 10},
+		{"array count missing", wobj(wentHash(1, []byte{13})), decodeConfig{}, ErrTruncated, 10},
+		{"array elements missing", wobj(wentHash(1, []byte{13, 2, 0})), decodeConfig{}, ErrTruncated, 12},
+		{"array count 255 on 3 bytes", wobj(wentHash(1, []byte{13, 255, 0, 0, 0})), decodeConfig{}, ErrTruncated, 14},
+		{"nested object cut", wobj(wentHash(1, []byte{14, 1, 0})), decodeConfig{}, ErrTruncated, 11},
+		{"entries missing", []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, decodeConfig{}, ErrTruncated, 10},
+		{"depth 65 > default", deep(64), decodeConfig{}, ErrDepth, 64 * 10},
+		{"depth 3 > 2", deep(2), decodeConfig{MaxDepth: 2}, ErrDepth, 20},
+		{"array depth 2 > 1", wobj(wentHash(1, warr())), decodeConfig{MaxDepth: 1}, ErrDepth, 10},
+		{"budget", wobj(wentHash(1, warr()), wentHash(2, warr())), decodeConfig{ContainerBudget: 3}, ErrDepth, 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := tt.opts.Decode(tt.data)
+			o, err := tt.opts.decode(tt.data)
 			if o != nil {
 				t.Errorf("got an object with the error")
 			}
@@ -288,10 +288,10 @@ func TestDecodeDepthLimits(t *testing.T) {
 	if _, err := Decode(deep(20)); err != nil {
 		t.Errorf("depth 21 with the default limit: %v", err)
 	}
-	if _, err := (DecodeOptions{MaxDepth: 21}).Decode(deep(20)); err != nil {
+	if _, err := (decodeConfig{MaxDepth: 21}).decode(deep(20)); err != nil {
 		t.Errorf("depth 21 with MaxDepth 21: %v", err)
 	}
-	if _, err := (DecodeOptions{MaxDepth: 16}).Decode(deep(20)); !errors.Is(err, ErrDepth) {
+	if _, err := (decodeConfig{MaxDepth: 16}).decode(deep(20)); !errors.Is(err, ErrDepth) {
 		t.Errorf("depth 21 with MaxDepth 16: %v, want ErrDepth", err)
 	}
 	if _, err := Decode(deep(63)); err != nil {
@@ -307,11 +307,11 @@ func TestDecodeDepthLimits(t *testing.T) {
 		}
 		return wobj(es...)
 	}
-	ref := DecodeOptions{ContainerBudget: ReferenceMaxDepth}
-	if _, err := ref.Decode(flat(14)); err != nil {
+	ref := decodeConfig{ContainerBudget: ReferenceMaxDepth}
+	if _, err := ref.decode(flat(14)); err != nil {
 		t.Errorf("14 arrays with the reference budget: %v", err)
 	}
-	if _, err := ref.Decode(flat(15)); !errors.Is(err, ErrDepth) {
+	if _, err := ref.decode(flat(15)); !errors.Is(err, ErrDepth) {
 		t.Errorf("15 arrays with the reference budget: %v, want ErrDepth", err)
 	}
 	if _, err := Decode(flat(15)); err != nil {

@@ -8,7 +8,7 @@
 // String, Array (up to 255 values) and Object. Names themselves are not
 // stored, except in an optional "__debug__" array of strings that lets a
 // reader show them; [Decode] resolves those names and
-// [EncodeOptions.DebugNames] writes them.
+// [WithDebugNames] writes them.
 //
 // Objects keep insertion order, so encoding is reproducible (the reference
 // implementation writes keys in random hash-map order). Decoding keeps the
@@ -30,7 +30,7 @@
 //
 // Bool bytes: the reference reads 1 as true and every other byte as false;
 // [Decode] does the same (so a file with a Bool byte 2 decodes and
-// re-encodes with byte 0), and [DecodeOptions.StrictBool] rejects such bytes.
+// re-encodes with byte 0), and [StrictBool] rejects such bytes.
 //
 // # Security
 //
@@ -39,8 +39,8 @@
 // type code, a string without NUL terminator or with invalid UTF-8. Limits:
 //
 //   - nesting depth: at most [DefaultMaxDepth] (64) levels, the root object
-//     being level 1, or [DecodeOptions.MaxDepth]; this is a true depth,
-//     unlike the reference's counter, which [DecodeOptions.ContainerBudget]
+//     being level 1, or [WithMaxDecodeDepth]; this is a true depth,
+//     unlike the reference's counter, which [WithContainerBudget]
 //     reproduces when parity matters ([ReferenceMaxDepth] = 16);
 //   - memory: a first pass checks the whole object without allocating and
 //     counts what it holds; the second allocates exactly that, in a few

@@ -12,27 +12,24 @@ import (
 // of an Array, that the wire format can hold (its count is one byte).
 const MaxEntries = 255
 
-// EncodeOptions configures encoding. The zero value is ready to use.
-type EncodeOptions struct {
-	// DebugNames writes a __debug__ array of key names (spec rev 2
-	// §10.2.5) in every object, at any level, that has at least one named
-	// key; it replaces any __debug__ property the object already has, and
-	// lists each named key once, in key order. Without it objects are
-	// written as they are, including any __debug__ property they hold.
+// encodeConfig is what EncodeOptions set (see options.go); the zero
+// value is the default.
+type encodeConfig struct {
 	DebugNames bool
-
-	// MaxDepth is the deepest nesting written; zero means DefaultMaxDepth.
-	MaxDepth int
-}
-
-// Encode encodes o with the default options.
-func Encode(o *Object) ([]byte, error) {
-	return EncodeOptions{}.Encode(o)
+	MaxDepth   int // 0: DefaultMaxDepth
 }
 
 // Encode encodes o.
-func (opts EncodeOptions) Encode(o *Object) ([]byte, error) {
-	return withScratch(func(b []byte) ([]byte, error) { return opts.Append(b, o) })
+func Encode(o *Object, opts ...EncodeOption) ([]byte, error) {
+	cfg, err := newEncodeConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.encode(o)
+}
+
+func (opts encodeConfig) encode(o *Object) ([]byte, error) {
+	return withScratch(func(b []byte) ([]byte, error) { return opts.append(b, o) })
 }
 
 // scratch holds encoding buffers for reuse, so that Encode and Marshal
@@ -62,7 +59,15 @@ func withScratch(appendTo func([]byte) ([]byte, error)) ([]byte, error) {
 // It fails with an *EncodeError for an Object or Array with more than
 // MaxEntries entries, a string holding a NUL byte or invalid UTF-8, or
 // nesting deeper than MaxDepth; dst is then returned unchanged.
-func (opts EncodeOptions) Append(dst []byte, o *Object) ([]byte, error) {
+func Append(dst []byte, o *Object, opts ...EncodeOption) ([]byte, error) {
+	cfg, err := newEncodeConfig(opts)
+	if err != nil {
+		return dst, err
+	}
+	return cfg.append(dst, o)
+}
+
+func (opts encodeConfig) append(dst []byte, o *Object) ([]byte, error) {
 	e := encoder{buf: dst, opts: opts, maxDepth: opts.MaxDepth}
 	if e.maxDepth <= 0 {
 		e.maxDepth = DefaultMaxDepth
@@ -78,7 +83,7 @@ func (opts EncodeOptions) Append(dst []byte, o *Object) ([]byte, error) {
 
 type encoder struct {
 	buf      []byte
-	opts     EncodeOptions
+	opts     encodeConfig
 	maxDepth int
 }
 

@@ -49,7 +49,7 @@ func TestEncodeDebugNames(t *testing.T) {
 		SetHash(42, Null()).
 		Set("obj", inner.Value()).
 		SetHash(debugHash, Array(String("stale"), String("stale")))
-	got, err := EncodeOptions{DebugNames: true}.Encode(o)
+	got, err := encodeConfig{DebugNames: true}.encode(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,29 +102,29 @@ func TestEncodeErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		o    *Object
-		opts EncodeOptions
+		opts encodeConfig
 		want error
 		path string
 	}{
-		{"256 elements", NewObject().Set("tags", Array(Null(), Array(many...))), EncodeOptions{}, ErrCapacity, ".tags[1]"},
-		{"256 properties", big, EncodeOptions{}, ErrCapacity, ""},
+		{"256 elements", NewObject().Set("tags", Array(Null(), Array(many...))), encodeConfig{}, ErrCapacity, ".tags[1]"},
+		{"256 properties", big, encodeConfig{}, ErrCapacity, ""},
 		{"255+debug", func() *Object {
 			o := NewObject()
 			for i := 0; i < 254; i++ {
 				o.SetHash(uint64(i), Null())
 			}
 			return o.Set("n", Null())
-		}(), EncodeOptions{DebugNames: true}, ErrCapacity, ""},
-		{"NUL in string", NewObject().Set("s", String("a\x00b")), EncodeOptions{}, ErrInvalidUTF8, ".s"},
-		{"bad utf8", NewObject().SetHash(1, String("\xff")), EncodeOptions{}, ErrInvalidUTF8, ".#0000000000000001"},
-		{"bad debug name", NewObject().Set("\xff", Null()), EncodeOptions{DebugNames: true}, ErrInvalidUTF8, ".__debug__[0]"},
-		{"too deep", deep, EncodeOptions{}, ErrDepth, strings.Repeat(".d", 64)},
-		{"array too deep", NewObject().Set("a", Array(Array())), EncodeOptions{MaxDepth: 2}, ErrDepth, ".a[0]"},
+		}(), encodeConfig{DebugNames: true}, ErrCapacity, ""},
+		{"NUL in string", NewObject().Set("s", String("a\x00b")), encodeConfig{}, ErrInvalidUTF8, ".s"},
+		{"bad utf8", NewObject().SetHash(1, String("\xff")), encodeConfig{}, ErrInvalidUTF8, ".#0000000000000001"},
+		{"bad debug name", NewObject().Set("\xff", Null()), encodeConfig{DebugNames: true}, ErrInvalidUTF8, ".__debug__[0]"},
+		{"too deep", deep, encodeConfig{}, ErrDepth, strings.Repeat(".d", 64)},
+		{"array too deep", NewObject().Set("a", Array(Array())), encodeConfig{MaxDepth: 2}, ErrDepth, ".a[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dst := []byte("keep")
-			out, err := tt.opts.Append(dst, tt.o)
+			out, err := tt.opts.append(dst, tt.o)
 			var ee *EncodeError
 			if !errors.As(err, &ee) || !errors.Is(err, tt.want) || ee.Path != tt.path {
 				t.Fatalf("error = %v, want %v at %q", err, tt.want, tt.path)

@@ -26,11 +26,11 @@ var (
 	ErrInvalidUTF8 = errors.New("sd: invalid string")
 
 	// ErrBool: a Bool byte other than 0 or 1, with
-	// [DecodeOptions.StrictBool] only.
+	// [StrictBool] only.
 	ErrBool = errors.New("sd: invalid boolean byte")
 
 	// ErrDepth: the value nests deeper than the maximum depth, or holds
-	// more containers than [DecodeOptions.ContainerBudget] allows.
+	// more containers than [WithContainerBudget] allows.
 	ErrDepth = errors.New("sd: maximum depth for nested values exceeded")
 
 	// ErrCapacity: an Object or Array with more than 255 entries cannot be

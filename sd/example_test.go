@@ -37,12 +37,12 @@ func Example() {
 	// 0x000000017c9e55d4 [2 elements]
 }
 
-func ExampleDecodeOptions() {
+func ExampleWithMaxDecodeDepth() {
 	// An object nested two levels below the root, then trailing bytes.
 	data := []byte{1, 1, 0, 0, 0, 0, 0, 0, 0, 14, 1, 2, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0xFF}
-	_, n, err := sd.DecodeOptions{}.DecodePrefix(data)
+	_, n, err := sd.DecodePrefix(data)
 	fmt.Println(n, err)
-	_, err = sd.DecodeOptions{MaxDepth: 2}.Decode(data)
+	_, err = sd.Decode(data, sd.WithMaxDecodeDepth(2))
 	fmt.Println(err)
 	// Output:
 	// 21 <nil>
@@ -84,9 +84,9 @@ func ExampleMarshal() {
 	// sd: invalid string (not UTF-8) at offset 43
 }
 
-func ExampleEncodeOptions_debugNames() {
+func ExampleWithDebugNames() {
 	meta := sd.NewObject().Set("name", sd.String("sample-package"))
-	data, _ := sd.EncodeOptions{DebugNames: true}.Encode(meta)
+	data, _ := sd.Encode(meta, sd.WithDebugNames())
 	o, _ := sd.Decode(data)
 	plain, _ := o.MarshalJSON()
 	typed, _ := sd.MarshalTypedJSON(o)

@@ -19,14 +19,14 @@ func FuzzDecode(f *testing.F) {
 		went("__debug__", warr(wstr("a"), wstr("o")))))
 	f.Add(wobj(went("f", wf64bits(0xfff8000000000123)), went("i", wi64(-5000000000)), went("g", wf32(float32(math.Copysign(0, -1))))))
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 1, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0})
-	if meta, err := (EncodeOptions{DebugNames: true}).Marshal(makeBenchMeta()); err == nil {
+	if meta, err := (encodeConfig{DebugNames: true}).marshal(makeBenchMeta()); err == nil {
 		f.Add(meta) // exercises the struct paths of Unmarshal
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		opts := DecodeOptions{MaxDepth: 16}
-		o, n, err := opts.DecodePrefix(data)
+		opts := decodeConfig{MaxDepth: 16}
+		o, n, err := opts.decodePrefix(data)
 		var direct benchMeta
-		directErr := opts.Unmarshal(data, &direct)
+		directErr := opts.unmarshal(data, &direct)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
@@ -40,11 +40,11 @@ func FuzzDecode(f *testing.F) {
 		if n <= 0 || n > len(data) {
 			t.Fatalf("consumed %d of %d bytes", n, len(data))
 		}
-		enc, err := EncodeOptions{MaxDepth: 16}.Encode(o)
+		enc, err := encodeConfig{MaxDepth: 16}.encode(o)
 		if err != nil {
 			t.Fatalf("decoded value does not re-encode: %v", err)
 		}
-		back, err := opts.Decode(enc)
+		back, err := opts.decode(enc)
 		if err != nil {
 			t.Fatalf("re-encoded value does not decode: %v", err)
 		}
@@ -90,7 +90,7 @@ func FuzzTypedJSON(f *testing.F) {
 	f.Add([]byte(`{"a":[[[]]],"b":{"object":{}}}`))
 	f.Add([]byte(`{"a":{"u8":256}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		o, err := DecodeOptions{MaxDepth: 16}.UnmarshalTypedJSON(data)
+		o, err := decodeConfig{MaxDepth: 16}.unmarshalTypedJSON(data)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
@@ -98,7 +98,7 @@ func FuzzTypedJSON(f *testing.F) {
 			}
 			return
 		}
-		enc, err := EncodeOptions{MaxDepth: 16}.Encode(o)
+		enc, err := encodeConfig{MaxDepth: 16}.encode(o)
 		if err != nil {
 			t.Fatalf("accepted typed JSON does not encode: %v", err)
 		}

@@ -44,16 +44,18 @@ func pathSuffix(p string) string {
 
 // Marshal returns the BPXSD encoding of v, which must marshal to an
 // Object (a struct, a map with string keys, an *Object, or pointers to
-// those), with the default encode options. See [MarshalValue] for the
-// mapping.
-func Marshal(v any) ([]byte, error) {
-	return EncodeOptions{}.Marshal(v)
+// those). See [MarshalValue] for the mapping. With [WithDebugNames],
+// objects carry a __debug__ array of their field names.
+func Marshal(v any, opts ...EncodeOption) ([]byte, error) {
+	cfg, err := newEncodeConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.marshal(v)
 }
 
-// Marshal is like the package-level Marshal with the options opts: with
-// DebugNames, objects carry a __debug__ array of their field names.
-func (opts EncodeOptions) Marshal(v any) ([]byte, error) {
-	return withScratch(func(b []byte) ([]byte, error) { return opts.AppendMarshal(b, v) })
+func (opts encodeConfig) marshal(v any) ([]byte, error) {
+	return withScratch(func(b []byte) ([]byte, error) { return opts.appendMarshal(b, v) })
 }
 
 // MarshalValue converts a Go value to a Value, in the style of
@@ -66,7 +68,7 @@ func (opts EncodeOptions) Marshal(v any) ([]byte, error) {
 //     struct fields follow their `sd:"name,omitempty"` tags as in
 //     encoding/json (a "-" tag skips a field, embedded structs are
 //     flattened), map keys are sorted; the wire keeps only key hashes, so
-//     map keys survive encoding only with [EncodeOptions.DebugNames];
+//     map keys survive encoding only with [WithDebugNames];
 //   - nil pointers, interfaces and maps become Null; others are followed;
 //   - Value, Object and Marshaler values give themselves.
 //

@@ -13,7 +13,15 @@ import (
 
 // AppendMarshal appends the BPXSD encoding of v (see [Marshal]) to dst.
 // On error dst is returned unchanged.
-func (opts EncodeOptions) AppendMarshal(dst []byte, v any) ([]byte, error) {
+func AppendMarshal(dst []byte, v any, opts ...EncodeOption) ([]byte, error) {
+	cfg, err := newEncodeConfig(opts)
+	if err != nil {
+		return dst, err
+	}
+	return cfg.appendMarshal(dst, v)
+}
+
+func (opts encodeConfig) appendMarshal(dst []byte, v any) ([]byte, error) {
 	e := encoder{buf: dst, opts: opts, maxDepth: opts.MaxDepth}
 	if e.maxDepth <= 0 {
 		e.maxDepth = DefaultMaxDepth

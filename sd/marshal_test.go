@@ -123,7 +123,7 @@ func TestMarshalUnmarshalRoundTrip(t *testing.T) {
 	in := sampleEverything()
 	in.Hidden = "" // tagged "-": never written
 	// Map keys are names, which only a __debug__ array carries.
-	data, err := EncodeOptions{DebugNames: true}.Marshal(in)
+	data, err := encodeConfig{DebugNames: true}.marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,14 +323,14 @@ func TestMarshalerInterfaces(t *testing.T) {
 }
 
 func TestMarshalDebugNames(t *testing.T) {
-	data, err := EncodeOptions{DebugNames: true}.Marshal(struct {
+	data, err := encodeConfig{DebugNames: true}.marshal(struct {
 		Name  string `sd:"name"`
 		Inner Inner  `sd:"inner"`
 	}{"n", Inner{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := DecodeOptions{NoDebugNames: true}.Decode(data)
+	o, err := decodeConfig{NoDebugNames: true}.decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,9 +390,9 @@ func TestMarshalMatchesMarshalValue(t *testing.T) {
 		withNil{M: map[string]any{}, O: NewObject().Set("k", Null())},
 		makeBenchMeta(),
 	}
-	for _, opts := range []EncodeOptions{{}, {DebugNames: true}} {
+	for _, opts := range []encodeConfig{{}, {DebugNames: true}} {
 		for _, v := range values {
-			direct, err := opts.Marshal(v)
+			direct, err := opts.marshal(v)
 			if err != nil {
 				t.Fatalf("%T: %v", v, err)
 			}
@@ -400,7 +400,7 @@ func TestMarshalMatchesMarshalValue(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%T: %v", v, err)
 			}
-			viaTree, err := opts.Encode(val.Object())
+			viaTree, err := opts.encode(val.Object())
 			if err != nil {
 				t.Fatalf("%T: %v", v, err)
 			}
@@ -420,7 +420,7 @@ func TestMarshalMatchesMarshalValue(t *testing.T) {
 	if _, err := Marshal(nil); err == nil {
 		t.Errorf("Marshal(nil) succeeded")
 	}
-	dst, err := EncodeOptions{}.AppendMarshal([]byte("x"), Inner{X: 1})
+	dst, err := encodeConfig{}.appendMarshal([]byte("x"), Inner{X: 1})
 	if err != nil || !bytes.Equal(dst, append([]byte("x"), wobj(went("x", wu8(1)))...)) {
 		t.Errorf("AppendMarshal = % x, %v", dst, err)
 	}
@@ -455,8 +455,8 @@ func TestUnmarshalMatchesUnmarshalValue(t *testing.T) {
 		Set("unknown", NewObject().Set("deep", Array(Null())).Value()).
 		Set("x", Uint8(9)).
 		Set("x", Uint8(10)) // replaces in place
-	for _, opts := range []EncodeOptions{{}, {DebugNames: true}} {
-		data, err := opts.Encode(o)
+	for _, opts := range []encodeConfig{{}, {DebugNames: true}} {
+		data, err := opts.encode(o)
 		if err != nil {
 			t.Fatal(err)
 		}

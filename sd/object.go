@@ -6,7 +6,7 @@ import "iter"
 // name, kept in insertion order (decoding keeps the order of the input).
 // A key's name is known when it was set by name or resolved from a
 // __debug__ array while decoding; it is what JSON output and the
-// [EncodeOptions.DebugNames] option use.
+// [WithDebugNames] option use.
 //
 // The zero Object is empty and ready to use. Lookups scan the keys, which
 // suits the at most 255 entries an encodable object holds. An Object is

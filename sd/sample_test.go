@@ -45,7 +45,7 @@ func checkEntries(t *testing.T, o *Object, want map[uint64]Value) {
 
 func TestSampleAllTypes(t *testing.T) {
 	data := sampleSection(t, "reference-generated/sd_alltypes.bpx", bpx.SectionTypeStructuredData)
-	o, n, err := DecodeOptions{ContainerBudget: ReferenceMaxDepth}.DecodePrefix(data)
+	o, n, err := decodeConfig{ContainerBudget: ReferenceMaxDepth}.decodePrefix(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestSamplePackageMetadata(t *testing.T) {
 			if len(data) != tt.size {
 				t.Fatalf("section is %d bytes, want %d", len(data), tt.size)
 			}
-			o, n, err := DecodeOptions{ContainerBudget: ReferenceMaxDepth}.DecodePrefix(data)
+			o, n, err := decodeConfig{ContainerBudget: ReferenceMaxDepth}.decodePrefix(data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,24 +156,24 @@ func TestSampleShaderExtendedData(t *testing.T) {
 func TestSampleSynthetic(t *testing.T) {
 	tests := []struct {
 		file string
-		opts DecodeOptions
+		opts decodeConfig
 		want error // nil: decodes
 		off  int64
 	}{
-		{"sd_bool2.bpx", DecodeOptions{}, nil, 0},
-		{"sd_bool2.bpx", DecodeOptions{StrictBool: true}, ErrBool, 10},
-		{"sd_deep.bpx", DecodeOptions{}, nil, 0},
-		{"sd_deep.bpx", DecodeOptions{MaxDepth: 16}, ErrDepth, 160}, // depth 17 starts at 160
-		{"sd_deep.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
-		{"sd_flat_14_arrays.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, nil, 0},
-		{"sd_flat_15_arrays.bpx", DecodeOptions{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
-		{"sd_flat_15_arrays.bpx", DecodeOptions{MaxDepth: 2}, nil, 0},
-		{"sd_trunc_string.bpx", DecodeOptions{}, ErrUnterminated, 10},
-		{"sd_bad_typecode.bpx", DecodeOptions{}, ErrTypeCode, 9},
+		{"sd_bool2.bpx", decodeConfig{}, nil, 0},
+		{"sd_bool2.bpx", decodeConfig{StrictBool: true}, ErrBool, 10},
+		{"sd_deep.bpx", decodeConfig{}, nil, 0},
+		{"sd_deep.bpx", decodeConfig{MaxDepth: 16}, ErrDepth, 160}, // depth 17 starts at 160
+		{"sd_deep.bpx", decodeConfig{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
+		{"sd_flat_14_arrays.bpx", decodeConfig{ContainerBudget: ReferenceMaxDepth}, nil, 0},
+		{"sd_flat_15_arrays.bpx", decodeConfig{ContainerBudget: ReferenceMaxDepth}, ErrDepth, 150},
+		{"sd_flat_15_arrays.bpx", decodeConfig{MaxDepth: 2}, nil, 0},
+		{"sd_trunc_string.bpx", decodeConfig{}, ErrUnterminated, 10},
+		{"sd_bad_typecode.bpx", decodeConfig{}, ErrTypeCode, 9},
 	}
 	for _, tt := range tests {
 		data := sampleSection(t, "synthetic/"+tt.file, bpx.SectionTypeStructuredData)
-		o, err := tt.opts.Decode(data)
+		o, err := tt.opts.decode(data)
 		if tt.want == nil {
 			if err != nil {
 				t.Errorf("%s %+v: %v", tt.file, tt.opts, err)

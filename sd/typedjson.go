@@ -124,15 +124,18 @@ func (w *typedWriter) value(v Value, depth int) *EncodeError {
 }
 
 // UnmarshalTypedJSON parses the typed JSON form written by
-// [MarshalTypedJSON], with the default limits.
-func UnmarshalTypedJSON(data []byte) (*Object, error) {
-	return DecodeOptions{}.UnmarshalTypedJSON(data)
+// [MarshalTypedJSON], enforcing the depth limit ([WithMaxDecodeDepth]) and
+// the 255-entry limit. Errors are *SyntaxError values matching ErrSyntax
+// (or ErrDepth, ErrCapacity), with the byte offset in data.
+func UnmarshalTypedJSON(data []byte, opts ...DecodeOption) (*Object, error) {
+	cfg, err := newDecodeConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.unmarshalTypedJSON(data)
 }
 
-// UnmarshalTypedJSON parses the typed JSON form, enforcing opts.MaxDepth
-// and the 255-entry limit. Errors are *SyntaxError values matching
-// ErrSyntax (or ErrDepth, ErrCapacity), with the byte offset in data.
-func (opts DecodeOptions) UnmarshalTypedJSON(data []byte) (*Object, error) {
+func (opts decodeConfig) unmarshalTypedJSON(data []byte) (*Object, error) {
 	p := typedParser{dec: json.NewDecoder(bytes.NewReader(data)), maxDepth: opts.MaxDepth}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth

@@ -30,15 +30,17 @@ func (e *UnmarshalTypeError) Error() string {
 // pointer.
 var errNotPointer = errors.New("sd: Unmarshal needs a non-nil pointer")
 
-// Unmarshal decodes the BPXSD object at the start of data with the default
-// decode options and stores it in the value v points to. See
-// [UnmarshalValue] for the mapping.
-func Unmarshal(data []byte, v any) error {
-	return DecodeOptions{}.Unmarshal(data, v)
+// Unmarshal decodes the BPXSD object at the start of data and stores it in
+// the value v points to. See [UnmarshalValue] for the mapping.
+func Unmarshal(data []byte, v any, opts ...DecodeOption) error {
+	cfg, err := newDecodeConfig(opts)
+	if err != nil {
+		return err
+	}
+	return cfg.unmarshal(data, v)
 }
 
-// Unmarshal is like the package-level Unmarshal with the options opts.
-func (opts DecodeOptions) Unmarshal(data []byte, v any) error {
+func (opts decodeConfig) unmarshal(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errNotPointer

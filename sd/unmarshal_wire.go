@@ -6,7 +6,7 @@ import (
 )
 
 // Unmarshal straight from the wire. Unmarshal first validates the data
-// (DecodeOptions.scan), so that a malformed document always gives a
+// (decodeConfig.scan), so that a malformed document always gives a
 // *SyntaxError whatever the target; then it walks the bytes again into the
 // Go value. Structs, slices, arrays and pointers are walked here; every
 // other target (scalars, maps, interfaces, Value, Object, Unmarshaler)

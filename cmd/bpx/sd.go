@@ -57,11 +57,14 @@ func (f *sdFlags) run(e *env, pos []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	opts := sd.DecodeOptions{MaxDepth: f.depth}
-	if f.refBudget {
-		opts.ContainerBudget = sd.ReferenceMaxDepth
+	var opts []sd.DecodeOption
+	if f.depth != 0 {
+		opts = append(opts, sd.WithMaxDecodeDepth(f.depth))
 	}
-	obj, err := opts.Decode(data)
+	if f.refBudget {
+		opts = append(opts, sd.WithContainerBudget(sd.ReferenceMaxDepth))
+	}
+	obj, err := sd.Decode(data, opts...)
 	if err != nil {
 		return e.fail(fmt.Errorf("%s: section %d: %w", file, s.Index, err))
 	}

@@ -394,7 +394,7 @@ func WriteBPX(w io.Writer, b *Block) error {
 	if err != nil {
 		return err
 	}
-	data, err := sd.EncodeOptions{DebugNames: true, MaxDepth: sdMaxDepth}.Encode(o)
+	data, err := sd.Encode(o, sd.WithDebugNames(), sd.WithMaxEncodeDepth(sdMaxDepth))
 	if err != nil {
 		return fmt.Errorf("%w: BPXSD: %v", ErrEncode, err)
 	}
@@ -427,7 +427,7 @@ func ReadBPX(r io.ReaderAt, size int64) (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := sd.DecodeOptions{MaxDepth: sdMaxDepth}.Decode(data)
+	o, err := sd.Decode(data, sd.WithMaxDecodeDepth(sdMaxDepth))
 	if err != nil {
 		return nil, fmt.Errorf("%w: BPXSD: %w", ErrFormat, err)
 	}

@@ -29,11 +29,11 @@ func TestSDRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := sd.EncodeOptions{MaxDepth: sdMaxDepth}.Encode(o)
+		data, err := sd.Encode(o, sd.WithMaxEncodeDepth(sdMaxDepth))
 		if err != nil {
 			t.Fatalf("tree %d: sd.Encode: %v", i, err)
 		}
-		back, err := sd.DecodeOptions{MaxDepth: sdMaxDepth}.Decode(data)
+		back, err := sd.Decode(data, sd.WithMaxDecodeDepth(sdMaxDepth))
 		if err != nil {
 			t.Fatalf("tree %d: sd.Decode: %v", i, err)
 		}
@@ -58,7 +58,7 @@ func TestSDDepthIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := sd.DecodeOptions{MaxDepth: 6}.Decode(data)
+	back, err := sd.Decode(data, sd.WithMaxDecodeDepth(6))
 	if err != nil {
 		t.Fatal(err)
 	}

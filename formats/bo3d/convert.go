@@ -194,7 +194,7 @@ func WriteModel(w io.Writer, f *File, o bpx.SectionOptions) error {
 	if err != nil {
 		return err
 	}
-	data, err := sd.EncodeOptions{DebugNames: true}.Encode(meta)
+	data, err := sd.Encode(meta, sd.WithDebugNames())
 	if err != nil {
 		return invalidf("metadata: %v", err)
 	}

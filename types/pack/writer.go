@@ -85,6 +85,14 @@ func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 // SetTypeExt sets the package's TypeExt. It may be called until Close.
 func (w *Writer) SetTypeExt(t TypeExt) { w.ext = t }
 
+// metaOptions are the options metadata is encoded with.
+func (w *Writer) metaOptions() []sd.EncodeOption {
+	if w.cfg.metadataNames {
+		return []sd.EncodeOption{sd.WithDebugNames()}
+	}
+	return nil
+}
+
 // SetMetadata sets the metadata object, written once at Close into a
 // metadata section. nil removes it.
 func (w *Writer) SetMetadata(o *sd.Object) error {
@@ -92,7 +100,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 		w.meta = nil
 		return nil
 	}
-	b, err := sd.EncodeOptions{DebugNames: w.cfg.metadataNames}.Encode(o)
+	b, err := sd.Encode(o, w.metaOptions()...)
 	if err != nil {
 		return err
 	}
@@ -103,7 +111,7 @@ func (w *Writer) SetMetadata(o *sd.Object) error {
 // SetMetadataValue sets the metadata from a Go value (a struct or a map)
 // encoded with sd.Marshal.
 func (w *Writer) SetMetadataValue(v any) error {
-	b, err := sd.EncodeOptions{DebugNames: w.cfg.metadataNames}.Marshal(v)
+	b, err := sd.Marshal(v, w.metaOptions()...)
 	if err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func (e *extendedReader) object(symSec int, fieldOff int64, ptr uint32) (*sd.Obj
 	if uint64(ptr) >= uint64(len(e.data)) {
 		return nil, formatErr(symSec, fieldOff, "extended data offset %d beyond the %d-byte ExtendedData section %d", ptr, len(e.data), e.sec.Index)
 	}
-	o, n, err := sd.DecodeOptions{}.DecodePrefix(e.data[ptr:])
+	o, n, err := sd.DecodePrefix(e.data[ptr:])
 	if err != nil {
 		return nil, &bpx.FormatError{Offset: int64(ptr), Section: e.sec.Index, What: "extended data object", Err: err}
 	}

@@ -63,7 +63,7 @@ func (p *Pack) build() (strs, tab, ext []byte, err error) {
 					return nil, nil, nil, invalidf("symbol %d: extended data beyond offset 0xFFFFFF", k)
 				}
 				ptr = uint32(len(ext))
-				if ext, err = (sd.EncodeOptions{}).Append(ext, s.Extended); err != nil {
+				if ext, err = sd.Append(ext, s.Extended); err != nil {
 					return nil, nil, nil, invalidf("symbol %d extended data: %v", k, err)
 				}
 				written[s.Extended] = ptr
