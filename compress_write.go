@@ -1,7 +1,6 @@
 package bpx
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -162,15 +161,12 @@ func xzCompressFast(in *spool.Buffer, w io.Writer, dict int) error {
 		default:
 		}
 	}()
-	n := int(in.Size())
-	if cap(j.buf) < n {
-		j.buf = make([]byte, 0, n)
-	}
-	bw := bytes.NewBuffer(j.buf[:0])
-	if _, err := in.WriteTo(bw); err != nil {
+	// One exactly sized copy of the section (see NewWriter's bound).
+	buf, err := in.AppendTo(j.buf[:0])
+	if err != nil {
 		return err
 	}
-	j.buf = bw.Bytes()
+	j.buf = buf
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	return j.enc.Encode(w, j.buf, dict)
 }
