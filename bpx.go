@@ -221,6 +221,9 @@ func (rd *Reader) readTable(off int64, entrySize int64) ([]byte, error) {
 	if num > int64(rd.cfg.maxSections) {
 		return nil, fmt.Errorf("%w: %d sections (limit %d)", ErrTooLarge, num, rd.cfg.maxSections)
 	}
+	if num > int64(maxInt)/entrySize {
+		return nil, fmt.Errorf("%w: a table of %d sections does not fit in memory on this platform", ErrTooLarge, num)
+	}
 	table := make([]byte, num*entrySize)
 	if err := readFullAt(rd.r, table, off); err != nil {
 		return nil, &FormatError{Offset: off, Section: -1, What: "reading section table", Err: err}

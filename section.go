@@ -111,6 +111,15 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 	}
 	defer sr.Close()
 	orig := len(dst)
+	// The result must fit in a slice: on 32-bit platforms a section of
+	// 2 GiB or more cannot be read whole (Open streams it).
+	room := int64(maxInt - orig)
+	switch {
+	case sr.want > room:
+		return dst, fmt.Errorf("%w: section %d: %d bytes do not fit in memory on this platform (at most %d; use Open)", ErrTooLarge, s.Index, sr.want, room)
+	case sr.want < 0 && sr.limit > room:
+		sr.limit = room // beyond it Read fails with ErrTooLarge
+	}
 	if s.usizeKnown && !s.rd.cfg.ignoreUSize {
 		// Reserve USize, but never more than the stored bytes could
 		// plausibly expand to before they are seen: raw sections are

@@ -191,6 +191,10 @@ func (sr *sectionReader) sumError() error {
 	return nil
 }
 
+// maxInt is the largest int, 2^31 - 1 on 32-bit platforms: the bound of
+// any slice, so of any section read whole.
+const maxInt = int(^uint(0) >> 1)
+
 // checkIEEE is an internal check mode: standard CRC-32 only.
 const checkIEEE = 0x80
 

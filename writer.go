@@ -126,9 +126,10 @@ func (w *Writer) WriteSection(typ uint8, o SectionOptions, data ...[]byte) error
 // SectionCount returns the number of sections created so far.
 func (w *Writer) SectionCount() int { return len(w.entries) }
 
-// maxWriterSections is the largest section count SectionNum can hold; a
-// variable so that tests can lower it.
-var maxWriterSections int64 = math.MaxUint32
+// maxWriterSections is the largest section count SectionNum can hold and
+// whose table fits in a slice (fewer on 32-bit platforms); a variable so
+// that tests can lower it.
+var maxWriterSections = min(int64(math.MaxUint32), int64(maxInt/SectionHeaderSize))
 
 var errWriterClosed = errors.New("bpx: writer is closed")
 
