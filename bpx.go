@@ -88,11 +88,11 @@ hang, or allocate more than the limits below or the file's own size allow:
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
 
-The Writer's memory is about WithMemoryLimit + (2·WithConcurrency+1) ·
-WithSpoolThreshold, plus about 6 MiB per running xz encoder for sections
-up to 1 MiB (the section, a 4 MiB hash chain, a 512 KiB hash table; up to
-max(2, GOMAXPROCS) idle encoders are kept for reuse), whatever the section
-sizes; its temporary files go to WithTempDir and are removed by
+The Writer's memory is bounded by WithMemoryLimit + (2·WithConcurrency+1)
+· WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or,
+for an xz section of up to 16 MiB, which is encoded in memory, the section
+itself plus up to 4.6 MiB of tables: the exact formula is in the Writer's
+documentation. Its temporary files go to WithTempDir and are removed by
 Close. CopySection reads its source at Close, so the source must stay open
 until then.
 */
@@ -224,6 +224,9 @@ func (rd *Reader) readTable(off int64, entrySize int64) ([]byte, error) {
 	}
 	if num > int64(rd.cfg.maxSections) {
 		return nil, fmt.Errorf("%w: %d sections (limit %d)", ErrTooLarge, num, rd.cfg.maxSections)
+	}
+	if num > int64(maxInt)/entrySize {
+		return nil, fmt.Errorf("%w: a table of %d sections does not fit in memory on this platform", ErrTooLarge, num)
 	}
 	table := make([]byte, num*entrySize)
 	if err := readFullAt(rd.r, table, off); err != nil {

@@ -1,12 +1,10 @@
 package bpx
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 
 	"github.com/gobpx/bpx/internal/spool"
 	"github.com/gobpx/bpx/internal/xzenc"
@@ -15,9 +13,10 @@ import (
 	"github.com/ulikunitz/xz/lzma"
 )
 
-// zlibWriters pools zlib compressors; Reset makes a used one as good as new
-// without reallocating its tables.
-var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+// zlibWriters keeps idle zlib compressors (fixed-size state, about 1 MiB
+// each) for zlibCompress, which returns them; Reset makes a used one as
+// good as new without reallocating its tables.
+var zlibWriters = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *zlib.Writer { return zlib.NewWriter(nil) })
 
 // errNoGain stops a compressor once its output is as large as its input:
 // the section will be stored raw.
@@ -93,14 +92,14 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, er
 }
 
 func zlibCompress(in *spool.Buffer, w io.Writer) error {
-	zw := zlibWriters.Get().(*zlib.Writer)
+	zw := zlibWriters.get()
 	zw.Reset(w)
 	_, err := in.WriteTo(zw)
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
 	zw.Reset(nil) // drop the reference to w before pooling
-	zlibWriters.Put(zw)
+	zlibWriters.put(zw)
 	return err
 }
 
@@ -132,45 +131,34 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
 // chain. Pack's default sections are 1 MiB.
 const fastXZLimit = 16 << 20
 
-// xzJob is an encoder with its input buffer. Idle ones are kept on a
-// bounded free list rather than a sync.Pool, which the garbage collector
-// empties: reallocating the tables costs more than encoding a small
-// section (fresh memory is slow to fault in).
+// xzJob is an encoder with its input buffer.
 type xzJob struct {
 	enc xzenc.Encoder
 	buf []byte
 }
 
-var xzJobs = make(chan *xzJob, max(2, runtime.GOMAXPROCS(0)))
+// xzJobs keeps idle encoders (tables of at most 4.5 MiB) with their input
+// buffers, which xzCompressFast, returning them, drops above
+// maxPooledXZBuf.
+var xzJobs = newFreeList[xzJob](max(2, runtime.GOMAXPROCS(0)), nil)
 
 // maxPooledXZBuf is the largest input buffer kept on the free list.
 const maxPooledXZBuf = 2 << 20
 
 func xzCompressFast(in *spool.Buffer, w io.Writer, dict int) error {
-	var j *xzJob
-	select {
-	case j = <-xzJobs:
-	default:
-		j = new(xzJob)
-	}
+	j := xzJobs.get()
 	defer func() {
 		if cap(j.buf) > maxPooledXZBuf {
 			j.buf = nil
 		}
-		select {
-		case xzJobs <- j:
-		default:
-		}
+		xzJobs.put(j)
 	}()
-	n := int(in.Size())
-	if cap(j.buf) < n {
-		j.buf = make([]byte, 0, n)
-	}
-	bw := bytes.NewBuffer(j.buf[:0])
-	if _, err := in.WriteTo(bw); err != nil {
+	// One exactly sized copy of the section (see NewWriter's bound).
+	buf, err := in.AppendTo(j.buf[:0])
+	if err != nil {
 		return err
 	}
-	j.buf = bw.Bytes()
+	j.buf = buf
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	return j.enc.Encode(w, j.buf, dict)
 }

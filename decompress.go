@@ -31,19 +31,14 @@ type zlibDecoder struct {
 	src *io.SectionReader
 }
 
-// zlibFree keeps idle zlib decoders. Unlike a sync.Pool it survives garbage
-// collections, which large section reads trigger often; it is bounded, and
-// an idle decoder holds about 80 KiB.
-var zlibFree = make(chan *zlibDecoder, 4*runtime.GOMAXPROCS(0))
+// zlibDecoders keeps idle zlib decoders, about 80 KiB each (fixed-size
+// buffers and inflater state); their put method returns them.
+var zlibDecoders = newFreeList[zlibDecoder](4*runtime.GOMAXPROCS(0), nil)
 
 func getZlib(src *io.SectionReader) (decoder, error) {
-	var d *zlibDecoder
-	select {
-	case d = <-zlibFree:
-	default:
-	}
-	if d == nil {
-		d = &zlibDecoder{br: bufio.NewReaderSize(src, 32<<10)}
+	d := zlibDecoders.get()
+	if d.br == nil {
+		d.br = bufio.NewReaderSize(src, 32<<10)
 	} else {
 		d.br.Reset(src)
 	}
@@ -76,10 +71,7 @@ func (d *zlibDecoder) finish() error {
 func (d *zlibDecoder) put() {
 	d.br.Reset(nil)
 	d.src = nil
-	select {
-	case zlibFree <- d:
-	default: // enough idle decoders already
-	}
+	zlibDecoders.put(d)
 }
 
 // xzDecoder reads a complete .xz stream (any check type, multi-block,
@@ -90,8 +82,11 @@ type xzDecoder struct {
 	pool *sync.Pool
 }
 
-// xzPools holds one pool per dictionary limit, since the limit is fixed
-// when a decoder is created.
+// xzPools keeps idle streaming xz decoders, one sync.Pool per dictionary
+// limit since the limit is fixed when a decoder is created. An idle
+// decoder holds the dictionary its last stream declared, up to that limit:
+// no size cap is possible, so these are sync.Pools, which the garbage
+// collector empties (see freeList). Their put method returns them.
 var xzPools sync.Map // uint32 -> *sync.Pool
 
 func getXZ(src *io.SectionReader, dictMax uint32) (decoder, error) {

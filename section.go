@@ -104,13 +104,22 @@ func (s *Section) Data() ([]byte, error) { return s.AppendData(nil) }
 // nothing: decoders are pooled. On error dst's original contents are
 // unchanged and the returned slice is dst.
 func (s *Section) AppendData(dst []byte) ([]byte, error) {
-	sr := sectionReaderPool.Get().(*sectionReader)
-	defer func() { *sr = sectionReader{}; sectionReaderPool.Put(sr) }()
+	sr := sectionReaders.get()
+	defer func() { *sr = sectionReader{}; sectionReaders.put(sr) }()
 	if err := sr.init(s); err != nil {
 		return dst, err
 	}
 	defer sr.Close()
 	orig := len(dst)
+	// The result must fit in a slice: on 32-bit platforms a section of
+	// 2 GiB or more cannot be read whole (Open streams it).
+	room := int64(maxInt - orig)
+	switch {
+	case sr.want > room:
+		return dst, fmt.Errorf("%w: section %d: %d bytes do not fit in memory on this platform (at most %d; use Open)", ErrTooLarge, s.Index, sr.want, room)
+	case sr.want < 0 && sr.limit > room:
+		sr.limit = room // beyond it Read fails with ErrTooLarge
+	}
 	if s.usizeKnown && !s.rd.cfg.ignoreUSize {
 		// Reserve USize, but never more than the stored bytes could
 		// plausibly expand to before they are seen: raw sections are
@@ -142,7 +151,7 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 		pipe = startSumPipe(sr)
 		defer func() {
 			if pipe != nil {
-				pipe.release()
+				pipe.wait()
 			}
 		}()
 	}
@@ -164,7 +173,7 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 		}
 		if err == io.EOF {
 			if pipe != nil {
-				pipe.release()
+				pipe.wait()
 				pipe = nil
 				if err := sr.sumError(); err != nil {
 					return dst[:orig], sr.fail(err)
@@ -197,59 +206,52 @@ func (sr *sectionReader) finishFlat(out []byte, orig int) ([]byte, error) {
 const sumPipeChunk = 256 << 10
 
 // sumPipe computes a section reader's checksum in a goroutine, over chunks
-// sent in order. Idle pipes (and their goroutines) are kept in a small
-// bounded free list, so a warm reader allocates nothing for them.
+// sent in order. The goroutine is started by startSumPipe and has ended
+// when wait returns: AppendData leaves nothing running.
 type sumPipe struct {
-	ch   chan sumJob
-	done chan struct{}
+	ch   chan []byte   // chunks to sum; nil asks the goroutine to end
+	done chan struct{} // the goroutine has summed everything and ends
 	sr   *sectionReader
+	run  func() // p.sum, bound once so that starting it allocates nothing
 }
 
-type sumJob struct {
-	sr *sectionReader
-	b  []byte // nil: report on done that every earlier job is finished
-}
-
-var sumPipeFree = make(chan *sumPipe, 2*runtime.GOMAXPROCS(0))
+// sumPipes keeps idle pipes (two small channels, no goroutine) for
+// AppendData, which returns them after wait.
+var sumPipes = newFreeList(2*runtime.GOMAXPROCS(0), func() *sumPipe {
+	p := &sumPipe{ch: make(chan []byte, 4), done: make(chan struct{})}
+	p.run = p.sum
+	return p
+})
 
 func startSumPipe(sr *sectionReader) *sumPipe {
 	sr.deferSum = true
-	var p *sumPipe
-	select {
-	case p = <-sumPipeFree:
-	default:
-		p = &sumPipe{ch: make(chan sumJob, 4), done: make(chan struct{}, 1)}
-		go p.run()
-	}
+	p := sumPipes.get()
 	p.sr = sr
+	go p.run()
 	return p
 }
 
-func (p *sumPipe) run() {
-	for j := range p.ch {
-		if j.b == nil {
-			p.done <- struct{}{}
-			continue
+func (p *sumPipe) sum() {
+	for b := range p.ch {
+		if b == nil {
+			break
 		}
-		j.sr.sum(j.b)
+		p.sr.sum(b)
 	}
+	p.done <- struct{}{}
 }
 
 func (p *sumPipe) send(b []byte) {
 	if len(b) > 0 {
-		p.ch <- sumJob{p.sr, b}
+		p.ch <- b
 	}
 }
 
-// release waits until every chunk sent has been summed and recycles the
-// pipe; p must not be used afterwards.
-func (p *sumPipe) release() {
-	p.ch <- sumJob{}
+// wait waits until every chunk sent has been summed and the goroutine
+// ends, and recycles the pipe; p must not be used afterwards.
+func (p *sumPipe) wait() {
+	p.ch <- nil
 	<-p.done
 	p.sr = nil
-	select {
-	case sumPipeFree <- p:
-	default:
-		close(p.ch) // ends the goroutine
-	}
+	sumPipes.put(p)
 }

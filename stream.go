@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"sync"
+	"runtime"
 )
 
-var sectionReaderPool = sync.Pool{New: func() any { return new(sectionReader) }}
+// sectionReaders keeps idle section readers for AppendData, which
+// returns them; each is under 1 KiB (its decoder is pooled apart).
+var sectionReaders = newFreeList[sectionReader](4*runtime.GOMAXPROCS(0), nil)
 
 // sectionReader streams one section's uncompressed bytes, counting them and
 // computing the checksum, and reports size and checksum errors at EOF.
@@ -188,6 +190,10 @@ func (sr *sectionReader) sumError() error {
 	}
 	return nil
 }
+
+// maxInt is the largest int, 2^31 - 1 on 32-bit platforms: the bound of
+// any slice, so of any section read whole.
+const maxInt = int(^uint(0) >> 1)
 
 // checkIEEE is an internal check mode: standard CRC-32 only.
 const checkIEEE = 0x80

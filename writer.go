@@ -24,12 +24,29 @@ import (
 // Because the table precedes the data, every body waits for Close: up to
 // WithSpoolThreshold bytes of a body stay in memory and the rest goes to a
 // temporary file, and finished bodies beyond WithMemoryLimit in total move
-// to one shared temporary file. Memory use therefore does not depend on
-// the section sizes: it stays below about WithMemoryLimit +
-// (2·WithConcurrency + 1)·WithSpoolThreshold, plus the codecs' state (an
-// xz encoder holds a copy of the section and about 4 bytes per byte of it,
-// up to 4.5 MiB, in hash tables; see the package's Security section), plus
-// some 100 bytes per section.
+// to one shared temporary file. While it writes, a Writer's heap stays
+// below
+//
+//	M + (2·C + 1)·S + C·E + 1 MiB + 100 bytes per section
+//
+// where M is WithMemoryLimit, S WithSpoolThreshold, C WithConcurrency and
+// E what one running compressor needs for the largest section:
+//
+//   - raw sections: nothing;
+//   - zlib: about 1 MiB, whatever the section size;
+//   - xz, sections of s ≤ 16 MiB: s + 4·min(p, 1 MiB) + 576 KiB, p being
+//     s rounded up to a power of two. These are encoded in memory: the
+//     encoder holds one exactly sized copy of the whole section, its hash
+//     chain (4 bytes per position, at most 1 Mi positions), its hash
+//     table and its output buffer. At the 16 MiB limit E is 20.6 MiB;
+//   - xz, larger sections: they stream through a dictionary-sized window
+//     (a few MiB at the default XZDictSize; more with a larger one), so
+//     memory does not grow with the section size.
+//
+// Only the xz term depends on the section size, up to its 16 MiB limit.
+// Up to max(2, GOMAXPROCS) idle xz encoders (tables of at most 4.5 MiB
+// and a buffer of at most 2 MiB each) are kept between Writers for reuse.
+//
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The
 // output depends only on the data and the options, never on scheduling.
@@ -72,7 +89,8 @@ func (e *wentry) storedSize() int64 {
 }
 
 // NewWriter returns a Writer that writes a container to w when Close is
-// called. Options set the main header fields and the writer's resources.
+// called. Options set the main header fields and the writer's resources;
+// its memory bound, a formula of them, is in the Writer's documentation.
 func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 	cfg, err := newWriterConfig(opts)
 	cfg.concurrency = max(cfg.concurrency, 1)
@@ -117,9 +135,10 @@ func (w *Writer) WriteSection(typ uint8, o SectionOptions, data ...[]byte) error
 // SectionCount returns the number of sections created so far.
 func (w *Writer) SectionCount() int { return len(w.entries) }
 
-// maxWriterSections is the largest section count SectionNum can hold; a
-// variable so that tests can lower it.
-var maxWriterSections int64 = math.MaxUint32
+// maxWriterSections is the largest section count SectionNum can hold and
+// whose table fits in a slice (fewer on 32-bit platforms); a variable so
+// that tests can lower it.
+var maxWriterSections = min(int64(math.MaxUint32), int64(maxInt/SectionHeaderSize))
 
 var errWriterClosed = errors.New("bpx: writer is closed")
 

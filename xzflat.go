@@ -35,17 +35,12 @@ type flatXZDecoder struct {
 	slow    decoder // the streaming decoder, after a fallback
 }
 
-// flatXZFree keeps idle flat decoders with their buffers (bounded, like
-// zlibFree).
-var flatXZFree = make(chan *flatXZDecoder, 2*runtime.GOMAXPROCS(0))
+// flatXZDecoders keeps idle flat decoders with their buffers, which put
+// (the method that returns them) drops above maxPooledFlat.
+var flatXZDecoders = newFreeList[flatXZDecoder](2*runtime.GOMAXPROCS(0), nil)
 
 func getFlatXZ(src *io.SectionReader, want int, maxDict uint32) decoder {
-	var d *flatXZDecoder
-	select {
-	case d = <-flatXZFree:
-	default:
-		d = new(flatXZDecoder)
-	}
+	d := flatXZDecoders.get()
 	d.src, d.want, d.maxDict = src, want, maxDict
 	d.dec.MaxDict = int(min(uint64(maxDict), 1<<62))
 	d.off, d.done, d.slow = 0, false, nil
@@ -129,8 +124,5 @@ func (d *flatXZDecoder) put() {
 	if cap(d.out) > maxPooledFlat {
 		d.out = nil
 	}
-	select {
-	case flatXZFree <- d:
-	default:
-	}
+	flatXZDecoders.put(d)
 }

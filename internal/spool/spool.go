@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -189,6 +190,57 @@ func (b *Buffer) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
+// AppendTo appends the whole body to dst and returns the extended slice,
+// growing dst at most once, to exactly the size needed: a body read back
+// for an in-memory compressor costs one copy of it (a bytes.Buffer filled
+// by WriteTo would double as it grows). On error dst is returned
+// unchanged. Like WriteTo, it may only be called after Finish for a
+// file-backed Buffer.
+func (b *Buffer) AppendTo(dst []byte) ([]byte, error) {
+	if int64(cap(dst)-len(dst)) < b.size {
+		if b.size > int64(maxInt-len(dst)) {
+			return dst, fmt.Errorf("spool: a body of %d bytes does not fit in memory", b.size)
+		}
+		dst = slices.Grow(dst, int(b.size))
+	}
+	orig := len(dst)
+	out := dst[:orig+int(b.size)]
+	var err error
+	switch {
+	case b.shared != nil:
+		err = b.shared.readAt(out[orig:], b.off)
+	case b.name != "":
+		err = b.readFile(out[orig:])
+	default:
+		p := out[orig:]
+		for _, c := range b.chunks {
+			p = p[copy(p, c):]
+		}
+	}
+	if err != nil {
+		return dst[:orig], err
+	}
+	return out, nil
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+// readFile fills p from the start of the Buffer's own file.
+func (b *Buffer) readFile(p []byte) error {
+	if b.f != nil {
+		return errors.New("spool: AppendTo before Finish")
+	}
+	f, err := os.Open(b.name)
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	defer f.Close()
+	if n, err := io.ReadFull(f, p); err != nil {
+		return fmt.Errorf("spool: temporary file %s holds %d of %d bytes: %w", b.name, n, len(p), err)
+	}
+	return nil
+}
+
 // MoveTo appends an in-memory body to s and releases its memory. It does
 // nothing for a body that is already in a file.
 func (b *Buffer) MoveTo(s *Shared) error {
@@ -280,6 +332,19 @@ func (s *Shared) copyRange(w io.Writer, off, n int64) (int64, error) {
 		err = fmt.Errorf("spool: shared temporary file %s is short: %d of %d bytes", f.Name(), k, n)
 	}
 	return k, err
+}
+
+func (s *Shared) readAt(p []byte, off int64) error {
+	s.mu.Lock()
+	f := s.f
+	s.mu.Unlock()
+	if f == nil {
+		return errors.New("spool: shared file is closed")
+	}
+	if n, err := f.ReadAt(p, off); n < len(p) {
+		return fmt.Errorf("spool: shared temporary file %s is short: %d of %d bytes at %d: %w", f.Name(), n, len(p), off, err)
+	}
+	return nil
 }
 
 // Remove closes and deletes the file. It is idempotent.

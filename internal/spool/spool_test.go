@@ -190,3 +190,66 @@ func TestFinishTrimsMemory(t *testing.T) {
 		t.Fatalf("data changed by Finish: %v", err)
 	}
 }
+
+// TestAppendToExactSize checks that AppendTo reads a body of each kind (in
+// memory, in its own file, moved to a shared file) into dst growing it at
+// most to exactly the body's size: the writer's memory bound counts one
+// copy of a section, not the doubling of a bytes.Buffer.
+func TestAppendToExactSize(t *testing.T) {
+	dir := t.TempDir()
+	shared := NewShared(dir)
+	defer shared.Remove()
+	const size = 3*ChunkSize + 5
+	want := payload(size, 7)
+	for _, kind := range []string{"memory", "file", "shared"} {
+		t.Run(kind, func(t *testing.T) {
+			limit := int64(-1)
+			if kind == "file" {
+				limit = ChunkSize
+			}
+			b := New(dir, limit)
+			defer b.Remove()
+			writeInPieces(t, b, want)
+			if err := b.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if kind == "shared" {
+				if err := b.MoveTo(shared); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, dst := range [][]byte{nil, []byte("prefix"), make([]byte, 2, size+2)} {
+				got, err := b.AppendTo(dst)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got[:len(dst)], dst) || !bytes.Equal(got[len(dst):], want) {
+					t.Fatalf("AppendTo(%d bytes) returned wrong data", len(dst))
+				}
+				// Allocation size classes may round up a little.
+				if c := cap(got); c > len(dst)+size+8<<10 {
+					t.Fatalf("AppendTo(cap %d) returned capacity %d for %d bytes", cap(dst), c, len(dst)+size)
+				}
+				if cap(dst) >= len(dst)+size && &got[0] != &dst[:1][0] {
+					t.Fatal("AppendTo reallocated a buffer that had room")
+				}
+			}
+		})
+	}
+}
+
+func TestAppendToShortFile(t *testing.T) {
+	dir := t.TempDir()
+	b := New(dir, 0)
+	defer b.Remove()
+	writeInPieces(t, b, payload(100, 1))
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(b.name, 50); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.AppendTo([]byte("x")); err == nil || string(got) != "x" {
+		t.Fatalf("AppendTo of a truncated file = %q, %v; want an error and dst unchanged", got, err)
+	}
+}

@@ -2,9 +2,12 @@ package pack
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"time"
+
+	"github.com/gobpx/bpx"
 )
 
 // InvalidPaths returns the objects that the fs.FS view leaves out and
@@ -120,6 +123,9 @@ func (p *Package) readObject(i int) ([]byte, error) {
 	}
 	defer r.Close()
 	size := r.Size()
+	if size > int64(int(^uint(0)>>1)) { // 32-bit platforms: above 2 GiB - 1
+		return nil, fmt.Errorf("pack: object %d: %d bytes do not fit in memory on this platform (use OpenObject): %w", i, size, bpx.ErrTooLarge)
+	}
 	if size > maxPrealloc {
 		b, err := io.ReadAll(io.LimitReader(r, size))
 		if err == nil && int64(len(b)) != size {

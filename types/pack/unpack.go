@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -152,7 +153,7 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 		if oa.pos != ob.pos {
 			return oa.pos - ob.pos
 		}
-		return int(oa.Offset) - int(ob.Offset)
+		return cmp.Compare(oa.Offset, ob.Offset) // not a difference: int is 32 bits on some platforms
 	})
 	var groups [][]int
 	for i := 0; i < len(files); {

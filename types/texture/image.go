@@ -2,9 +2,12 @@ package texture
 
 import (
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/gobpx/bpx"
 )
 
 // Image returns layer i (0 ≤ i < Layers()) as an image with bounds
@@ -102,7 +105,11 @@ func FromImages(imgs []image.Image, format Format, flags Flags) (*Texture, error
 			return nil, invalidf("image %d is %dx%d, image 0 is %dx%d", i+1, s.X, s.Y, size.X, size.Y)
 		}
 	}
-	t := &Texture{TypeExt: ext, Pix: make([]byte, ext.PixelArraySize())}
+	n := ext.PixelArraySize()
+	if n > int64(int(^uint(0)>>1)) { // 32-bit platforms: above 2 GiB - 1
+		return nil, fmt.Errorf("texture: %v needs %d bytes of pixels, more than a slice holds on this platform: %w", ext, n, bpx.ErrTooLarge)
+	}
+	t := &Texture{TypeExt: ext, Pix: make([]byte, n)}
 	for i, img := range imgs {
 		putLayer(t.Layer(i), img, format)
 	}

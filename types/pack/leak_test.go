@@ -1,0 +1,46 @@
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gobpx/bpx/internal/leakcheck"
+)
+
+// TestNoGoroutineLeft writes a package, opens it (the strings load on
+// another goroutine), reads it, verifies it and unpacks it (a pool of
+// workers), also into a directory where unpacking fails, and checks that
+// every goroutine the package started has ended when the calls return.
+func TestNoGoroutineLeft(t *testing.T) {
+	leakcheck.Check(t)
+	tree := testTree()
+	for _, c := range []Compression{None, Zlib, XZ} {
+		b := pkgBytes(t, tree, &WriterOptions{Compression: c, SectionSize: 64 << 10})
+		p := openBytes(t, b)
+		for _, o := range p.Objects() {
+			if _, err := p.ReadFile(o.Name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.Verify(); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := p.Unpack(dir, &UnpackOptions{Concurrency: 3}); err != nil {
+			t.Fatal(err)
+		}
+		// A second unpack without Overwrite fails on the first file.
+		if err := p.Unpack(dir, &UnpackOptions{Concurrency: 3}); !errors.Is(err, os.ErrExist) {
+			t.Fatalf("second Unpack = %v, want ErrExist", err)
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, "dir", "a.txt")); err != nil || !bytes.Equal(got, tree["dir/a.txt"].Data) {
+			t.Fatalf("dir/a.txt: %v", err)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
