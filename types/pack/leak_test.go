@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/leakcheck"
 )
 
@@ -17,8 +18,8 @@ import (
 func TestNoGoroutineLeft(t *testing.T) {
 	leakcheck.Check(t)
 	tree := testTree()
-	for _, c := range []Compression{None, Zlib, XZ} {
-		b := pkgBytes(t, tree, &WriterOptions{Compression: c, SectionSize: 64 << 10})
+	for _, c := range []bpx.Compression{bpx.CompressNone, bpx.CompressZlib, bpx.CompressXZ} {
+		b := pkgBytes(t, tree, WithCompression(c), WithSectionSize(64<<10))
 		p := openBytes(t, b)
 		for _, o := range p.Objects() {
 			if _, err := p.ReadFile(o.Name); err != nil {
@@ -29,11 +30,11 @@ func TestNoGoroutineLeft(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		if err := p.Unpack(dir, &UnpackOptions{Concurrency: 3}); err != nil {
+		if err := p.Unpack(dir, WithUnpackConcurrency(3)); err != nil {
 			t.Fatal(err)
 		}
 		// A second unpack without Overwrite fails on the first file.
-		if err := p.Unpack(dir, &UnpackOptions{Concurrency: 3}); !errors.Is(err, os.ErrExist) {
+		if err := p.Unpack(dir, WithUnpackConcurrency(3)); !errors.Is(err, os.ErrExist) {
 			t.Fatalf("second Unpack = %v, want ErrExist", err)
 		}
 		if got, err := os.ReadFile(filepath.Join(dir, "dir", "a.txt")); err != nil || !bytes.Equal(got, tree["dir/a.txt"].Data) {
