@@ -76,14 +76,20 @@ func (f *blkFlags) run(e *env, pos []string) int {
 	case f.toBPX:
 		err = blk.WriteBPX(&buf, tree)
 	case f.encode:
-		enc := &blk.Encoder{Kind: kind}
+		var opts []blk.Option
 		if kind.Slim() {
-			if enc.NameMap, err = in.nameMap(pos[0]); err == nil && kind == blk.KindSlimZstdDict {
+			var nm *blk.NameMap
+			if nm, err = in.nameMap(pos[0]); err == nil && kind == blk.KindSlimZstdDict {
 				var d [][]byte
-				if d, err = in.dictionaries(); err == nil && len(d) > 0 {
-					enc.Dict = d[0]
+				if d, err = in.dictionaries(); err == nil {
+					opts = append(opts, blk.WithDicts(d...))
 				}
 			}
+			opts = append(opts, blk.WithNameMap(nm))
+		}
+		var enc *blk.Encoder
+		if err == nil {
+			enc, err = blk.NewEncoder(kind, opts...)
 		}
 		if err == nil {
 			var b []byte
@@ -91,11 +97,19 @@ func (f *blkFlags) run(e *env, pos []string) int {
 			buf.Write(b)
 		}
 	case f.format == "json":
-		err = blk.WriteJSON(&buf, tree, &blk.JSONOptions{Merge: f.merge})
+		var opts []blk.JSONOption
+		if f.merge {
+			opts = append(opts, blk.MergeDuplicates())
+		}
+		err = blk.WriteJSON(&buf, tree, opts...)
 	case f.format == "typed-json":
 		err = blk.WriteTypedJSON(&buf, tree)
 	default:
-		err = blk.WriteText(&buf, tree, &blk.TextOptions{LF: f.lf})
+		var opts []blk.TextOption
+		if f.lf {
+			opts = append(opts, blk.LFLineEnds())
+		}
+		err = blk.WriteText(&buf, tree, opts...)
 	}
 	if err != nil {
 		return e.fail(err)
@@ -131,20 +145,24 @@ func (in *blkInput) read(name string, data []byte) (*blk.Block, error) {
 		return blk.ReadBPX(bytes.NewReader(data), int64(len(data)))
 	case len(data) > 0 && data[0] <= byte(blk.KindSlimZstdDict):
 		kind := blk.Kind(data[0])
-		d := &blk.Decoder{}
+		var opts []blk.Option
 		if kind.Slim() {
 			nm, err := in.nameMap(name)
 			if err != nil {
 				return nil, err
 			}
-			d.NameMap = nm
+			opts = append(opts, blk.WithNameMap(nm))
 		}
 		if kind == blk.KindSlimZstdDict {
 			dicts, err := in.dictionaries()
 			if err != nil {
 				return nil, err
 			}
-			d.Dicts = dicts
+			opts = append(opts, blk.WithDicts(dicts...))
+		}
+		d, err := blk.NewDecoder(opts...)
+		if err != nil {
+			return nil, err
 		}
 		return d.Decode(data)
 	case len(trimmed) > 0 && trimmed[0] == '{':

@@ -33,8 +33,8 @@ func (d *Decoder) decodeBBF(data []byte) (*Block, error) {
 	case "BBz":
 		usize := binary.LittleEndian.Uint32(data[4:])
 		csize := binary.LittleEndian.Uint32(data[8:])
-		if int64(usize) > d.maxSize() {
-			return nil, r.limitf(4, "BBz unpacked size %d above %d", usize, d.maxSize())
+		if int64(usize) > d.limit() {
+			return nil, r.limitf(4, "BBz unpacked size %d above %d", usize, d.limit())
 		}
 		if uint64(csize) > uint64(len(data)-bbfHeaderSize) {
 			return nil, r.errf(8, "BBz packed data of %d bytes runs past the end (%d left)", csize, len(data)-bbfHeaderSize)

@@ -71,7 +71,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.Fatal(err)
 	}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, tree, &JSONOptions{Merge: true}); err != nil {
+	if err := WriteJSON(&js, tree, MergeDuplicates()); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("blk-binary", func(b *testing.B) {
@@ -105,7 +105,7 @@ func BenchmarkDecodeRatio(b *testing.B) {
 		b.Fatal(err)
 	}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, tree, &JSONOptions{Merge: true}); err != nil {
+	if err := WriteJSON(&js, tree, MergeDuplicates()); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(bin)))

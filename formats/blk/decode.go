@@ -48,22 +48,29 @@ const MaxDepth = 1000
 const maxBlockEntries = 0xFFFF
 
 // Decoder decodes binary BLK files. The zero Decoder decodes the kinds
-// that need no name map (FAT, FAT_ZST, BBF3). A Decoder may be used by
-// several goroutines at once once its fields are set; it must not be
-// copied after first use.
+// that need no name map (FAT, FAT_ZST, BBF3); NewDecoder makes one with
+// Options. A Decoder may be used by several goroutines at once; it must
+// not be copied after first use.
 type Decoder struct {
-	// NameMap is the shared name map for the SLIM kinds (3, 4, 5).
-	NameMap *NameMap
-	// Dicts are zstd dictionaries (raw dictionary files); a frame picks
-	// its dictionary by the dictionary ID in its header.
-	Dicts [][]byte
-	// MaxSize limits the decompressed size; 0 means DefaultMaxSize. On
-	// 32-bit platforms it is at most math.MaxInt-1.
-	MaxSize int64
+	nameMap *NameMap
+	dicts   [][]byte
+	maxSize int64 // 0: DefaultMaxSize
 
 	once sync.Once
 	zd   *zstd.Decoder
 	zerr error
+}
+
+// NewDecoder returns a Decoder configured by opts: WithNameMap for the
+// SLIM kinds (3, 4, 5), WithDicts for zstd dictionaries (a frame picks its
+// dictionary by the ID in its header), WithMaxSize for the limit on the
+// decompressed size. An option out of range is an error.
+func NewDecoder(opts ...Option) (*Decoder, error) {
+	var c config
+	if err := c.apply(opts); err != nil {
+		return nil, err
+	}
+	return &Decoder{nameMap: c.nameMap, dicts: c.dicts, maxSize: c.maxSize}, nil
 }
 
 // Decode decodes a binary BLK file that needs no shared name map.
@@ -72,17 +79,17 @@ func Decode(data []byte) (*Block, error) {
 	return d.Decode(data)
 }
 
-func (d *Decoder) maxSize() int64 {
-	if d.MaxSize > 0 {
+func (d *Decoder) limit() int64 {
+	if d.maxSize > 0 {
 		// Decompressed data is held in one slice: on 32-bit platforms no
 		// more than an int can count.
-		return min(d.MaxSize, math.MaxInt-1)
+		return min(d.maxSize, math.MaxInt-1)
 	}
 	return DefaultMaxSize
 }
 
 func (d *Decoder) zstd(src []byte) ([]byte, error) {
-	d.once.Do(func() { d.zd, d.zerr = newZstdDecoder(d.Dicts, d.maxSize()) })
+	d.once.Do(func() { d.zd, d.zerr = newZstdDecoder(d.dicts, d.limit()) })
 	if d.zerr != nil {
 		return nil, d.zerr
 	}
@@ -121,21 +128,21 @@ func (d *Decoder) Decode(data []byte) (*Block, error) {
 		pr.off = 1
 		return parseBody(pr, nil)
 	case KindSlim, KindSlimZstd, KindSlimZstdDict:
-		if d.NameMap == nil {
+		if d.nameMap == nil {
 			return nil, fmt.Errorf("%w to decode %v", ErrNameMapRequired, kind)
 		}
 		if kind == KindSlim {
 			r.off = 1
-			return parseBody(r, d.NameMap.Names)
+			return parseBody(r, d.nameMap.Names)
 		}
-		if kind == KindSlimZstdDict && len(d.Dicts) == 0 {
+		if kind == KindSlimZstdDict && len(d.dicts) == 0 {
 			return nil, fmt.Errorf("%w to decode %v", ErrDictRequired, kind)
 		}
 		plain, err := d.zstd(data[1:])
 		if err != nil {
 			return nil, &FormatError{Offset: 1, What: "bad " + kind.String() + " zstd stream", Err: err}
 		}
-		return parseBody(&reader{b: plain, in: "zstd plaintext"}, d.NameMap.Names)
+		return parseBody(&reader{b: plain, in: "zstd plaintext"}, d.nameMap.Names)
 	}
 	return nil, fmt.Errorf("%w: first byte 0x%02x is not a binary BLK kind (text BLK?)", ErrUnsupported, data[0])
 }

@@ -55,12 +55,12 @@ func TestDecodeNeedsNameMapAndDict(t *testing.T) {
 		}
 	}
 	d := sampleDecoder(t)
-	d2 := &Decoder{NameMap: d.NameMap}
+	d2 := &Decoder{nameMap: d.nameMap}
 	if _, err := d2.Decode(readSample(t, "section_slim_zst_dict.blk")); !errors.Is(err, ErrDictRequired) {
 		t.Errorf("dict kind without dict: %v, want ErrDictRequired", err)
 	}
 	// A dictionary is registered, but not the one the frame names.
-	d3 := &Decoder{NameMap: d.NameMap, Dicts: [][]byte{otherDict(t)}}
+	d3 := &Decoder{nameMap: d.nameMap, dicts: [][]byte{otherDict(t)}}
 	if _, err := d3.Decode(readSample(t, "section_slim_zst_dict.blk")); !errors.Is(err, ErrDictRequired) {
 		t.Errorf("wrong dict: %v, want ErrDictRequired", err)
 	}

@@ -20,29 +20,15 @@ import (
 //   - then, once, zero padding to a multiple of 4, then the wide values;
 //   - every payload append is de-duplicated on the whole value.
 //
-// Kind must be set: the zero Kind is BBF, which is not written. An Encoder
-// may be reused (it keeps its zstd encoder); it is not safe for concurrent
-// use.
+// NewEncoder makes one for a kind and Options. An Encoder may be reused
+// (it keeps its zstd encoder); it is not safe for concurrent use.
 type Encoder struct {
-	// Kind is the kind to write: KindFAT, KindFATZstd, KindSlim,
-	// KindSlimZstd or KindSlimZstdDict.
-	Kind Kind
-	// NameMap is the shared name map, required for the SLIM kinds.
-	NameMap *NameMap
-	// Dict is the zstd dictionary for KindSlimZstdDict.
-	Dict []byte
-	// Level is the zstd level; 0 means zstd.SpeedBestCompression (the
-	// engine uses level 18).
-	Level zstd.EncoderLevel
-	// InternStrings adds every string value to the name table, so that
-	// all strings become name references (what kotiq's writer does for
-	// section_fat_s.blk). The engine does not do this.
-	InternStrings bool
-	// PackLikeEngine makes KindSlimZstd and KindSlimZstdDict do what the
-	// engine's pack_shared_nm_dump_to_stream does: a body under 128 bytes
-	// whose zstd form is larger than the body is written uncompressed, as
-	// KindSlim.
-	PackLikeEngine bool
+	kind           Kind
+	nameMap        *NameMap
+	dict           []byte
+	level          zstd.EncoderLevel // 0: zstd.SpeedBestCompression
+	internStrings  bool
+	packLikeEngine bool
 
 	nmIndex map[string]int
 	nmFor   *NameMap
@@ -53,7 +39,7 @@ type Encoder struct {
 
 // compress compresses src as one zstd frame, reusing the encoder.
 func (e *Encoder) compress(src, dict []byte) ([]byte, error) {
-	level := e.Level
+	level := e.level
 	if level == 0 {
 		level = zstd.SpeedBestCompression
 	}
@@ -72,40 +58,72 @@ func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
+// NewEncoder returns an Encoder that writes kind: KindFAT, KindFATZstd,
+// KindSlim, KindSlimZstd or KindSlimZstdDict. The SLIM kinds need
+// WithNameMap, KindSlimZstdDict also WithDicts; WithLevel, InternStrings
+// and PackLikeEngine tune the output. Another kind, or an option out of
+// range, is an error.
+func NewEncoder(kind Kind, opts ...Option) (*Encoder, error) {
+	var c config
+	if err := c.apply(opts); err != nil {
+		return nil, err
+	}
+	switch kind {
+	case KindFAT, KindFATZstd:
+	case KindSlim, KindSlimZstd, KindSlimZstdDict:
+		if c.nameMap == nil {
+			return nil, fmt.Errorf("%w to write %v", ErrNameMapRequired, kind)
+		}
+		if kind == KindSlimZstdDict && len(c.dicts) == 0 {
+			return nil, fmt.Errorf("%w to write %v", ErrDictRequired, kind)
+		}
+	default:
+		return nil, fmt.Errorf("%w: writing kind %v", ErrUnsupported, kind)
+	}
+	e := &Encoder{kind: kind, nameMap: c.nameMap, level: c.level, internStrings: c.internStrings, packLikeEngine: c.packLikeEngine}
+	if len(c.dicts) > 0 {
+		e.dict = c.dicts[0]
+	}
+	return e, nil
+}
+
 // Encode writes b as a FAT (KindFAT) or FAT_ZST (KindFATZstd) file.
 func Encode(b *Block, kind Kind) ([]byte, error) {
-	e := Encoder{Kind: kind}
+	if kind != KindFAT && kind != KindFATZstd {
+		return nil, fmt.Errorf("%w: Encode writes FAT kinds, not %v (use NewEncoder)", ErrUnsupported, kind)
+	}
+	e := Encoder{kind: kind}
 	return e.Encode(b)
 }
 
-// Encode writes b in e.Kind. A root with a name keeps it, as when the
+// Encode writes b in the Encoder's kind. A root with a name keeps it, as when the
 // engine saves a sub-block to a file.
 func (e *Encoder) Encode(b *Block) ([]byte, error) {
 	var shared []string
 	var sharedIdx map[string]int
-	switch e.Kind {
+	switch e.kind {
 	case KindFAT, KindFATZstd:
 	case KindSlim, KindSlimZstd, KindSlimZstdDict:
-		if e.NameMap == nil {
-			return nil, fmt.Errorf("%w to write %v", ErrNameMapRequired, e.Kind)
+		if e.nameMap == nil {
+			return nil, fmt.Errorf("%w to write %v", ErrNameMapRequired, e.kind)
 		}
-		if e.Kind == KindSlimZstdDict && e.Dict == nil {
-			return nil, fmt.Errorf("%w to write %v", ErrDictRequired, e.Kind)
+		if e.kind == KindSlimZstdDict && e.dict == nil {
+			return nil, fmt.Errorf("%w to write %v", ErrDictRequired, e.kind)
 		}
-		if e.nmFor != e.NameMap || len(e.nmIndex) == 0 && len(e.NameMap.Names) > 0 {
-			e.nmIndex, e.nmFor = e.NameMap.index(), e.NameMap
+		if e.nmFor != e.nameMap || len(e.nmIndex) == 0 && len(e.nameMap.Names) > 0 {
+			e.nmIndex, e.nmFor = e.nameMap.index(), e.nameMap
 		}
-		shared, sharedIdx = e.NameMap.Names, e.nmIndex
+		shared, sharedIdx = e.nameMap.Names, e.nmIndex
 	default:
-		return nil, fmt.Errorf("%w: writing kind %v", ErrUnsupported, e.Kind)
+		return nil, fmt.Errorf("%w: writing kind %v", ErrUnsupported, e.kind)
 	}
-	body, err := encodeBody(b, shared, sharedIdx, e.InternStrings)
+	body, err := encodeBody(b, shared, sharedIdx, e.internStrings)
 	if err != nil {
 		return nil, err
 	}
-	switch e.Kind {
+	switch e.kind {
 	case KindFAT, KindSlim:
-		return append([]byte{byte(e.Kind)}, body...), nil
+		return append([]byte{byte(e.kind)}, body...), nil
 	case KindFATZstd:
 		z, err := e.compress(append([]byte{byte(KindFAT)}, body...), nil)
 		if err != nil {
@@ -117,17 +135,17 @@ func (e *Encoder) Encode(b *Block) ([]byte, error) {
 		return append([]byte{byte(KindFATZstd), byte(len(z)), byte(len(z) >> 8), byte(len(z) >> 16)}, z...), nil
 	}
 	var dict []byte
-	if e.Kind == KindSlimZstdDict {
-		dict = e.Dict
+	if e.kind == KindSlimZstdDict {
+		dict = e.dict
 	}
 	z, err := e.compress(body, dict)
 	if err != nil {
 		return nil, err
 	}
-	if e.PackLikeEngine && len(body) < 128 && len(z) > len(body) {
+	if e.packLikeEngine && len(body) < 128 && len(z) > len(body) {
 		return append([]byte{byte(KindSlim)}, body...), nil
 	}
-	return append([]byte{byte(e.Kind)}, z...), nil
+	return append([]byte{byte(e.kind)}, z...), nil
 }
 
 // nameTable assigns name ids: shared ones first, then local ones.

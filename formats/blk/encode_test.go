@@ -11,14 +11,14 @@ import (
 
 // The engine's writer rules reproduce kotiq's samples byte for byte.
 func TestEncodeMatchesSamples(t *testing.T) {
-	nm := sampleDecoder(t).NameMap
+	nm := sampleDecoder(t).nameMap
 	for _, tc := range []struct {
 		file string
 		enc  Encoder
 	}{
-		{"section_fat.blk", Encoder{Kind: KindFAT}},
-		{"section_fat_s.blk", Encoder{Kind: KindFAT, InternStrings: true}},
-		{"section_slim.blk", Encoder{Kind: KindSlim, NameMap: nm}},
+		{"section_fat.blk", Encoder{kind: KindFAT}},
+		{"section_fat_s.blk", Encoder{kind: KindFAT, internStrings: true}},
+		{"section_slim.blk", Encoder{kind: KindSlim, nameMap: nm}},
 	} {
 		got, err := tc.enc.Encode(sectionTree())
 		if err != nil {
@@ -35,11 +35,11 @@ func TestEncodeMatchesSamples(t *testing.T) {
 func allKinds(t testing.TB) []*Encoder {
 	d := sampleDecoder(t)
 	return []*Encoder{
-		{Kind: KindFAT},
-		{Kind: KindFATZstd},
-		{Kind: KindSlim, NameMap: d.NameMap},
-		{Kind: KindSlimZstd, NameMap: d.NameMap, Level: zstd.SpeedFastest},
-		{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0], Level: zstd.SpeedDefault},
+		{kind: KindFAT},
+		{kind: KindFATZstd},
+		{kind: KindSlim, nameMap: d.nameMap},
+		{kind: KindSlimZstd, nameMap: d.nameMap, level: zstd.SpeedFastest},
+		{kind: KindSlimZstdDict, nameMap: d.nameMap, dict: d.dicts[0], level: zstd.SpeedDefault},
 	}
 }
 
@@ -54,14 +54,14 @@ func TestEncodeRoundTrip(t *testing.T) {
 		for i, tree := range trees {
 			data, err := e.Encode(tree)
 			if err != nil {
-				t.Fatalf("%v tree %d: %v", e.Kind, i, err)
+				t.Fatalf("%v tree %d: %v", e.kind, i, err)
 			}
-			if Kind(data[0]) != e.Kind {
-				t.Fatalf("kind byte %d, want %d", data[0], e.Kind)
+			if Kind(data[0]) != e.kind {
+				t.Fatalf("kind byte %d, want %d", data[0], e.kind)
 			}
 			got, err := d.Decode(data)
 			if err != nil {
-				t.Fatalf("%v tree %d: decode: %v", e.Kind, i, err)
+				t.Fatalf("%v tree %d: decode: %v", e.kind, i, err)
 			}
 			mustEqual(t, got, tree)
 		}
@@ -73,7 +73,7 @@ func TestEncodeSlimLocalNames(t *testing.T) {
 	d := sampleDecoder(t)
 	tree := sectionTree()
 	tree.Add("not_shared", Str("also new")).AddBlock("fresh").Add("int", Int(1))
-	data, err := (&Encoder{Kind: KindSlim, NameMap: d.NameMap}).Encode(tree)
+	data, err := (&Encoder{kind: KindSlim, nameMap: d.nameMap}).Encode(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestEncodePackLikeEngine(t *testing.T) {
 		tree *Block
 		want Kind
 	}{{small, KindSlim}, {sectionTree(), KindSlimZstdDict}} {
-		e := &Encoder{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0], PackLikeEngine: true}
+		e := &Encoder{kind: KindSlimZstdDict, nameMap: d.nameMap, dict: d.dicts[0], packLikeEngine: true}
 		data, err := e.Encode(tc.tree)
 		if err != nil {
 			t.Fatal(err)
@@ -158,13 +158,13 @@ func TestNamedRootRoundTrip(t *testing.T) {
 	for _, e := range allKinds(t) {
 		data, err := e.Encode(b)
 		if err != nil {
-			t.Fatalf("%v: %v", e.Kind, err)
+			t.Fatalf("%v: %v", e.kind, err)
 		}
 		back, err := d.Decode(data)
 		if err != nil || !Equal(back, b) {
-			t.Fatalf("%v: round trip gave %+v, %v", e.Kind, back, err)
+			t.Fatalf("%v: round trip gave %+v, %v", e.kind, back, err)
 		}
-		if e.Kind == KindFAT && !bytes.Equal(data, file) {
+		if e.kind == KindFAT && !bytes.Equal(data, file) {
 			t.Errorf("FAT:\ngot  % x\nwant % x", data, file)
 		}
 	}
@@ -192,14 +192,14 @@ func TestEncodeErrors(t *testing.T) {
 		err  error
 		what string
 	}{
-		{"NUL in name", Encoder{Kind: KindFAT}, nul, ErrEncode, "NUL"},
-		{"NUL in string", Encoder{Kind: KindFAT}, nulStr, ErrEncode, "NUL"},
-		{"invalid type", Encoder{Kind: KindFAT}, bad, ErrEncode, "invalid type"},
-		{"too many params", Encoder{Kind: KindFAT}, wide, ErrEncode, "max 65535"},
-		{"too deep", Encoder{Kind: KindFAT}, deep, ErrEncode, "deeper"},
-		{"BBF", Encoder{Kind: KindBBF}, sectionTree(), ErrUnsupported, "BBF"},
-		{"slim without nm", Encoder{Kind: KindSlim}, sectionTree(), ErrNameMapRequired, "SLIM"},
-		{"dict kind without dict", Encoder{Kind: KindSlimZstdDict, NameMap: &NameMap{}}, sectionTree(), ErrDictRequired, "SLIM_ZST_DICT"},
+		{"NUL in name", Encoder{kind: KindFAT}, nul, ErrEncode, "NUL"},
+		{"NUL in string", Encoder{kind: KindFAT}, nulStr, ErrEncode, "NUL"},
+		{"invalid type", Encoder{kind: KindFAT}, bad, ErrEncode, "invalid type"},
+		{"too many params", Encoder{kind: KindFAT}, wide, ErrEncode, "max 65535"},
+		{"too deep", Encoder{kind: KindFAT}, deep, ErrEncode, "deeper"},
+		{"BBF", Encoder{kind: KindBBF}, sectionTree(), ErrUnsupported, "BBF"},
+		{"slim without nm", Encoder{kind: KindSlim}, sectionTree(), ErrNameMapRequired, "SLIM"},
+		{"dict kind without dict", Encoder{kind: KindSlimZstdDict, nameMap: &NameMap{}}, sectionTree(), ErrDictRequired, "SLIM_ZST_DICT"},
 	} {
 		_, err := tc.enc.Encode(tc.b)
 		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.what) {

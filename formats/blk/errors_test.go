@@ -26,7 +26,7 @@ func TestErrorsMatchBPXSentinels(t *testing.T) {
 		{"text file", decodeErr([]byte("a:i=1")), ErrUnsupported, bpx.ErrUnsupported},
 		{"BBF version 2", decodeErr([]byte{0, 'B', 'B', 'F', 2, 0, 0, 0, 0, 0, 0, 0}), ErrUnsupported, bpx.ErrUnsupported},
 		{"SLIM without nm", decodeErr([]byte{3, 0, 1, 0, 0, 0, 0, 0}), ErrNameMapRequired, bpx.ErrUnsupported},
-		{"SLIM_ZST_DICT without dict", (&Decoder{NameMap: &NameMap{}}).decodeErr([]byte{5, 0x28, 0xb5, 0x2f, 0xfd}), ErrDictRequired, bpx.ErrUnsupported},
+		{"SLIM_ZST_DICT without dict", (&Decoder{nameMap: &NameMap{}}).decodeErr([]byte{5, 0x28, 0xb5, 0x2f, 0xfd}), ErrDictRequired, bpx.ErrUnsupported},
 		{"text syntax", parseErr(ParseText([]byte("a{"))), ErrFormat, bpx.ErrFormat},
 		{"typed JSON", parseErr(ParseTypedJSON([]byte(`{"name":1}`))), ErrFormat, bpx.ErrFormat},
 		{"name map", func() error { _, err := ParseNameMap([]byte{1, 2}); return err }(), ErrFormat, bpx.ErrFormat},

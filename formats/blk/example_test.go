@@ -34,12 +34,18 @@ func ExampleDecode() {
 
 func ExampleEncoder() {
 	nm := &blk.NameMap{Names: []string{"speed", "name", "weapon", "caliber"}}
-	enc := &blk.Encoder{Kind: blk.KindSlimZstd, NameMap: nm}
+	enc, err := blk.NewEncoder(blk.KindSlimZstd, blk.WithNameMap(nm))
+	if err != nil {
+		panic(err)
+	}
 	data, err := enc.Encode(example())
 	if err != nil {
 		panic(err)
 	}
-	dec := &blk.Decoder{NameMap: nm}
+	dec, err := blk.NewDecoder(blk.WithNameMap(nm))
+	if err != nil {
+		panic(err)
+	}
 	root, err := dec.Decode(data)
 	if err != nil {
 		panic(err)
@@ -49,7 +55,7 @@ func ExampleEncoder() {
 }
 
 func ExampleWriteText() {
-	blk.WriteText(os.Stdout, example(), &blk.TextOptions{LF: true})
+	blk.WriteText(os.Stdout, example(), blk.LFLineEnds())
 	// Output:
 	// speed:r=12.5
 	// name:t="tank"
@@ -65,7 +71,7 @@ func ExampleWriteText() {
 }
 
 func ExampleWriteJSON() {
-	blk.WriteJSON(os.Stdout, example(), &blk.JSONOptions{Merge: true})
+	blk.WriteJSON(os.Stdout, example(), blk.MergeDuplicates())
 	// Output:
 	// {
 	//   "speed": 12.5,

@@ -17,15 +17,15 @@ import (
 // fuzzDecoder has a small name map and, when the samples are present, the
 // sample nm and dictionary, so every kind is reachable.
 func fuzzDecoder(f *testing.F) *Decoder {
-	d := &Decoder{NameMap: &NameMap{Names: []string{"a", "b", "hello"}}, MaxSize: 1 << 20}
+	d := &Decoder{nameMap: &NameMap{Names: []string{"a", "b", "hello"}}, maxSize: 1 << 20}
 	dir := samples.Root() // "" when absent: nothing is found
 	if b, err := os.ReadFile(filepath.Join(dir, "blk", "nm")); err == nil {
 		if nm, err := ParseNameMap(b); err == nil {
-			d.NameMap = nm
+			d.nameMap = nm
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "blk", sampleDict)); err == nil {
-		d.Dicts = [][]byte{b}
+		d.dicts = [][]byte{b}
 	}
 	return d
 }

@@ -9,10 +9,10 @@ import (
 // checkDecoded checks the invariants every decoded tree must keep: it
 // renders as text and JSON, and survives the lossless typed JSON.
 func checkDecoded(t *testing.T, d *Decoder, b *Block) {
-	if err := WriteText(io.Discard, b, nil); err != nil {
+	if err := WriteText(io.Discard, b); err != nil {
 		t.Fatalf("text of a decoded tree: %v", err)
 	}
-	if err := WriteJSON(io.Discard, b, &JSONOptions{Merge: true}); err != nil {
+	if err := WriteJSON(io.Discard, b, MergeDuplicates()); err != nil {
 		t.Fatalf("JSON of a decoded tree: %v", err)
 	}
 	var buf bytes.Buffer
@@ -27,26 +27,26 @@ func checkDecoded(t *testing.T, d *Decoder, b *Block) {
 		t.Fatal("typed JSON round trip changed a decoded tree")
 	}
 	// Whatever decodes must re-encode, and decode to the same tree.
-	for _, e := range []*Encoder{{Kind: KindFAT}, {Kind: KindSlim, NameMap: d.NameMap}} {
+	for _, e := range []*Encoder{{kind: KindFAT}, {kind: KindSlim, nameMap: d.nameMap}} {
 		data, err := e.Encode(b)
 		if err != nil {
-			t.Fatalf("re-encoding a decoded tree as %v: %v", e.Kind, err)
+			t.Fatalf("re-encoding a decoded tree as %v: %v", e.kind, err)
 		}
 		again, err := d.Decode(data)
 		if err != nil {
-			t.Fatalf("decoding a re-encoded tree (%v): %v", e.Kind, err)
+			t.Fatalf("decoding a re-encoded tree (%v): %v", e.kind, err)
 		}
 		if !Equal(again, b) {
-			t.Fatalf("%v round trip changed a decoded tree", e.Kind)
+			t.Fatalf("%v round trip changed a decoded tree", e.kind)
 		}
 	}
 }
 
 // generatedSeeds returns generated trees encoded in every kind d can read.
 func generatedSeeds(f *testing.F, d *Decoder) [][]byte {
-	encs := []*Encoder{{Kind: KindFAT}, {Kind: KindFATZstd}, {Kind: KindSlim, NameMap: d.NameMap}, {Kind: KindSlimZstd, NameMap: d.NameMap}}
-	if len(d.Dicts) > 0 {
-		encs = append(encs, &Encoder{Kind: KindSlimZstdDict, NameMap: d.NameMap, Dict: d.Dicts[0]})
+	encs := []*Encoder{{kind: KindFAT}, {kind: KindFATZstd}, {kind: KindSlim, nameMap: d.nameMap}, {kind: KindSlimZstd, nameMap: d.nameMap}}
+	if len(d.dicts) > 0 {
+		encs = append(encs, &Encoder{kind: KindSlimZstdDict, nameMap: d.nameMap, dict: d.dicts[0]})
 	}
 	seeds := [][]byte{writeBBF3(bbfTree())}
 	for seed := uint64(0); seed < 4; seed++ {

@@ -31,7 +31,7 @@ func sampleDecoder(t testing.TB) *Decoder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Decoder{NameMap: nm, Dicts: [][]byte{readSample(t, sampleDict)}}
+	return &Decoder{nameMap: nm, dicts: [][]byte{readSample(t, sampleDict)}}
 }
 
 // sectionTree is the tree every "section" sample encodes (samples README).

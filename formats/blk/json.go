@@ -8,13 +8,13 @@ import (
 	"github.com/gobpx/bpx/internal/jsonstr"
 )
 
-// JSONOptions tunes WriteJSON.
-type JSONOptions struct {
-	// Merge puts all entries of one block that share a name (params and
-	// blocks alike) into one array at the position of the first, as
-	// wt_blk's merge_fields does before the CLI prints JSON.
-	Merge bool
-}
+// JSONOption tunes WriteJSON.
+type JSONOption func(*jsonWriter)
+
+// MergeDuplicates makes WriteJSON put all entries of one block that share
+// a name (params and blocks alike) into one array at the position of the
+// first, as wt_blk's merge_fields does before its CLI prints JSON.
+func MergeDuplicates() JSONOption { return func(j *jsonWriter) { j.merge = true } }
 
 // WriteJSON writes b as wt_blk's JSON (serde_json pretty printing, no
 // trailing newline), byte for byte:
@@ -29,10 +29,13 @@ type JSONOptions struct {
 //   - matrices as 4 arrays of 3; colors as the 4 raw bytes in file order
 //     (B, G, R, A: wt_blk's labels r, g, b, a are wrong).
 //
-// The JSON loses types and, with Merge, the distinction between a
-// repeated name and an array: use WriteTypedJSON for a lossless form.
-func WriteJSON(w io.Writer, b *Block, opt *JSONOptions) error {
-	j := jsonWriter{merge: opt != nil && opt.Merge}
+// The JSON loses types and, with MergeDuplicates, the distinction between
+// a repeated name and an array: use WriteTypedJSON for a lossless form.
+func WriteJSON(w io.Writer, b *Block, opts ...JSONOption) error {
+	var j jsonWriter
+	for _, o := range opts {
+		o(&j)
+	}
 	j.object(b, 0)
 	_, err := w.Write(j.buf)
 	return err

@@ -14,7 +14,11 @@ func TestWriteJSONGolden(t *testing.T) {
 			golden = "expected_merged.json"
 		}
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, tree, &JSONOptions{Merge: merge}); err != nil {
+		var opts []JSONOption
+		if merge {
+			opts = append(opts, MergeDuplicates())
+		}
+		if err := WriteJSON(&buf, tree, opts...); err != nil {
 			t.Fatal(err)
 		}
 		if want := readSample(t, golden); !bytes.Equal(buf.Bytes(), want) {
@@ -30,8 +34,8 @@ func TestWriteJSONMergedBlocksAndDuplicates(t *testing.T) {
 	b.AddBlock("e")
 	b.Add("x", Bool(false))
 	var plain, merged bytes.Buffer
-	WriteJSON(&plain, b, nil)
-	WriteJSON(&merged, b, &JSONOptions{Merge: true})
+	WriteJSON(&plain, b)
+	WriteJSON(&merged, b, MergeDuplicates())
 	wantPlain := "{\n  \"x\": 1,\n  \"x\": false,\n  \"x\": {\n    \"y\": \"a\\\"\\\\\\n\\u0001\uFFFD\"\n  },\n  \"e\": {}\n}"
 	wantMerged := "{\n  \"x\": [\n    1,\n    false,\n    {\n      \"y\": \"a\\\"\\\\\\n\\u0001\uFFFD\"\n    }\n  ],\n  \"e\": {}\n}"
 	if plain.String() != wantPlain {

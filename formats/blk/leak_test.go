@@ -11,7 +11,7 @@ import (
 // Decoding and encoding compressed kinds must not leave goroutines behind.
 func TestNoGoroutineLeak(t *testing.T) {
 	enc := func() ([]byte, error) {
-		e := &Encoder{Kind: KindFATZstd, Level: zstd.SpeedFastest} // a fresh zstd encoder each time
+		e := &Encoder{kind: KindFATZstd, level: zstd.SpeedFastest} // a fresh zstd encoder each time
 		return e.Encode(sectionTree())
 	}
 	data, err := enc()

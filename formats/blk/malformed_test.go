@@ -154,7 +154,7 @@ func TestDecodeMaxSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := append([]byte{2, byte(len(z)), byte(len(z) >> 8), byte(len(z) >> 16)}, z...)
-	d := &Decoder{MaxSize: 64 << 10}
+	d := &Decoder{maxSize: 64 << 10}
 	if _, err := d.Decode(data); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}

@@ -13,7 +13,11 @@ func TestTextRoundTrip(t *testing.T) {
 	for i, tree := range trees {
 		for _, lf := range []bool{false, true} {
 			var buf bytes.Buffer
-			if err := WriteText(&buf, tree, &TextOptions{LF: lf}); err != nil {
+			var opts []TextOption
+			if lf {
+				opts = append(opts, LFLineEnds())
+			}
+			if err := WriteText(&buf, tree, opts...); err != nil {
 				t.Fatal(err)
 			}
 			got, err := ParseText(buf.Bytes())

@@ -7,11 +7,12 @@ import (
 	"strconv"
 )
 
-// TextOptions tunes WriteText.
-type TextOptions struct {
-	// LF ends lines with "\n" instead of the engine's "\r\n".
-	LF bool
-}
+// TextOption tunes WriteText.
+type TextOption func(*textWriter)
+
+// LFLineEnds makes WriteText end lines with "\n" instead of the engine's
+// "\r\n".
+func LFLineEnds() TextOption { return func(t *textWriter) { t.eol = "\n" } }
 
 // WriteText writes b in DagorEngine's canonical text syntax
 // (DataBlock::writeText): "name:type=value" lines, 2-space indentation,
@@ -28,11 +29,10 @@ type TextOptions struct {
 // always escaped as "~r" (the engine's reader drops a raw one in
 // multi-line strings). The ipoint4 type (ip4) is written, although older
 // engine readers do not know its suffix.
-func WriteText(w io.Writer, b *Block, opt *TextOptions) error {
-	var t textWriter
-	t.eol = "\r\n"
-	if opt != nil && opt.LF {
-		t.eol = "\n"
+func WriteText(w io.Writer, b *Block, opts ...TextOption) error {
+	t := textWriter{eol: "\r\n"}
+	for _, o := range opts {
+		o(&t)
 	}
 	t.block(b, 0)
 	_, err := w.Write(t.buf)
@@ -42,7 +42,7 @@ func WriteText(w io.Writer, b *Block, opt *TextOptions) error {
 // MarshalText returns the canonical text of b (CRLF line ends).
 func (b *Block) MarshalText() ([]byte, error) {
 	var buf bytes.Buffer
-	err := WriteText(&buf, b, nil)
+	err := WriteText(&buf, b)
 	return buf.Bytes(), err
 }
 

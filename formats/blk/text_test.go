@@ -47,7 +47,7 @@ func TestWriteTextMatchesStrictSample(t *testing.T) {
 	strict := string(readSample(t, "section_strict.blk"))
 	strict = strings.NewReplacer(".0,", ",", ".0]", "]", ".0\n", "\n").Replace(strict + "\n")
 	var buf bytes.Buffer
-	WriteText(&buf, sectionTree(), &TextOptions{LF: true})
+	WriteText(&buf, sectionTree(), LFLineEnds())
 	if buf.String() != strict {
 		t.Fatalf("got:\n%s\nwant:\n%s", buf.String(), strict)
 	}
@@ -76,7 +76,7 @@ func TestWriteTextKeysAndEmptyBlocks(t *testing.T) {
 	b.AddBlock("")
 	b.AddBlock("has space").Add("f", Real(float32(1e6)))
 	var buf bytes.Buffer
-	WriteText(&buf, b, &TextOptions{LF: true})
+	WriteText(&buf, b, LFLineEnds())
 	want := "\"route_count:u32\":i=1\n\"\":t=\"x\"\ninclude \"a.blk\"\n\n\"@null\"{}\n\n\"has space\"{\n  f:r=1e+06\n}\n"
 	if buf.String() != want {
 		t.Fatalf("got:\n%q\nwant:\n%q", buf.String(), want)
