@@ -47,7 +47,7 @@ func getFlatXZ(src *io.SectionReader, want int, maxDict uint32) decoder {
 		d = new(flatXZDecoder)
 	}
 	d.src, d.want, d.maxDict = src, want, maxDict
-	d.dec.MaxDict = int(min(uint64(maxDict), 1<<62))
+	d.dec.MaxDict = maxDict
 	d.off, d.done, d.slow = 0, false, nil
 	return d
 }

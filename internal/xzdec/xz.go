@@ -44,7 +44,7 @@ type Decoder struct {
 	// MaxDict, if not 0, is the largest dictionary a block may declare.
 	// This decoder needs no dictionary of its own (the output is one), but
 	// a caller may want the limit a streaming decoder enforces.
-	MaxDict int
+	MaxDict uint32
 
 	m  model
 	rc rangeDecoder
@@ -83,7 +83,9 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 	default:
 		return nil, ErrUnsupported
 	}
-	base := len(out)
+	// limit counts from len(out); as a bound on the total length it
+	// must not wrap.
+	limit = len(out) + min(limit, math.MaxInt-len(out))
 	p := 12
 	var records []record
 	for {
@@ -104,7 +106,7 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 		}
 		p += hdrSize
 		dataStart := p
-		out, p, err = d.lzma2(out, in, p, dict, base+limit)
+		out, p, err = d.lzma2(out, in, p, dict, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -180,8 +182,9 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 }
 
 // parseBlockHeader returns the LZMA2 dictionary size and the sizes the
-// header states (-1 if absent).
-func parseBlockHeader(h []byte, size int) (dict int, csize, usize int64, err error) {
+// header states (-1 if absent). The dictionary is a uint32: up to 4 GiB - 1,
+// which an int does not hold where it has 32 bits.
+func parseBlockHeader(h []byte, size int) (dict uint32, csize, usize int64, err error) {
 	if len(h) < size || size < 8 {
 		return 0, 0, 0, errCorrupt
 	}
@@ -238,11 +241,9 @@ func parseBlockHeader(h []byte, size int) (dict int, csize, usize int64, err err
 		}
 	}
 	if db == 40 {
-		// 4 GiB - 1, or the largest int where int has 32 bits: no
-		// limit accepts a dictionary that large anyway.
-		return min(1<<32-1, math.MaxInt), csize, usize, nil
+		return 1<<32 - 1, csize, usize, nil
 	}
-	return (2 | int(db)&1) << (db/2 + 11), csize, usize, nil
+	return (2 | uint32(db)&1) << (db/2 + 11), csize, usize, nil
 }
 
 // uvarint decodes an .xz variable-length integer (at most 9 bytes, no
@@ -263,7 +264,7 @@ func uvarint(b []byte) (uint64, int) {
 
 // lzma2 decodes the LZMA2 data at in[p:] onto out (up to total length
 // limit) and returns the position after its end marker.
-func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, error) {
+func (d *Decoder) lzma2(out, in []byte, p int, dictSize uint32, limit int) ([]byte, int, error) {
 	needDictReset, needProps := true, true
 	dictStart := len(out)
 	m, rc := &d.m, &d.rc
@@ -291,7 +292,7 @@ func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, er
 			if p+n > len(in) {
 				return nil, 0, errCorrupt
 			}
-			if len(out)+n > limit {
+			if n > limit-len(out) {
 				return nil, 0, ErrLimit
 			}
 			out = append(out, in[p:p+n]...)
@@ -329,7 +330,7 @@ func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, er
 			return nil, 0, errCorrupt
 		}
 		pos := len(out)
-		if pos+usize > limit {
+		if usize > limit-pos {
 			return nil, 0, ErrLimit
 		}
 		out = grow(out, usize)

@@ -2,7 +2,9 @@ package xzdec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -134,6 +136,45 @@ func TestCorruptionNeverAccepted(t *testing.T) {
 		want, werr := xi2(t, b)
 		if werr != nil || !bytes.Equal(got, want) {
 			t.Fatalf("bit %d: accepted %q; general decoder %q, %v", i, got, want, werr)
+		}
+	}
+}
+
+// TestFarRepDistance: a repeated distance of 2.25 GiB, more than an int
+// holds where it has 32 bits, is an error and not a negative index.
+// Zero bytes decode as 0 bits (a matched literal after a match), 0xFF
+// bytes as 1 bits (a match at reps[3]).
+func TestFarRepDistance(t *testing.T) {
+	for name, fill := range map[string]byte{"matched literal": 0, "rep match": 0xFF} {
+		var m model
+		m.lc, m.lp, m.pb = 3, 0, 2
+		m.reset()
+		m.state = 7
+		m.reps = [4]uint32{0x9000_0000, 0x9000_0000, 0x9000_0000, 0x9000_0000}
+		in := append([]byte{0}, bytes.Repeat([]byte{fill}, 64)...)
+		var rc rangeDecoder
+		if err := rc.init(in); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, 1000)
+		if err := m.decodeChunk(&rc, out, 500, 1000, 0, 1<<32-1); !errors.Is(err, errCorrupt) {
+			t.Errorf("%s: %v, want errCorrupt", name, err)
+		}
+	}
+}
+
+// TestBlockHeaderDict: dictionary sizes above 2 GiB come back whole, as
+// uint32, and MaxDict compares with them without wrapping.
+func TestBlockHeaderDict(t *testing.T) {
+	for _, c := range []struct {
+		db   byte
+		want uint32
+	}{{0, 4 << 10}, {1, 6 << 10}, {38, 2 << 30}, {39, 3 << 30}, {40, 1<<32 - 1}} {
+		h := []byte{2, 0, 0x21, 1, c.db, 0, 0, 0}
+		h = binary.LittleEndian.AppendUint32(h, crc32.ChecksumIEEE(h))
+		dict, _, _, err := parseBlockHeader(h, len(h))
+		if err != nil || dict != c.want {
+			t.Errorf("dictionary byte %d: %d, %v; want %d", c.db, dict, err, c.want)
 		}
 	}
 }
