@@ -82,17 +82,18 @@ hang, or allocate more than the limits below or the file's own size allow:
   - xz dictionary: at most DefaultMaxXZDictionary (WithMaxXZDictionary),
     checked before the dictionary is allocated. Each concurrently open xz
     section holds one dictionary. An xz section of at most 4 MiB
-    uncompressed is instead decoded whole (about 1.5x faster): its reader
-    holds the stored and the decoded bytes, and up to 2·GOMAXPROCS idle
-    decoders keep such buffers for reuse.
+    uncompressed is instead decoded whole, which is faster
+    (BenchmarkXZSection): its reader holds the stored and the decoded
+    bytes, and up to 2·GOMAXPROCS idle decoders keep such buffers for
+    reuse.
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
 
 The Writer's memory is about WithMemoryLimit + (2·WithConcurrency+1) ·
-WithSpoolThreshold, plus about 6 MiB per running xz encoder for sections
-up to 1 MiB (the section, a 4 MiB hash chain, a 512 KiB hash table; up to
-max(2, GOMAXPROCS) idle encoders are kept for reuse), whatever the section
-sizes; its temporary files go to WithTempDir and are removed by
+WithSpoolThreshold, plus at most 8.5 MiB per xz encoder (up to 4 MiB of
+the section, a hash chain of 4 bytes per byte of it up to 4 MiB, a
+512 KiB hash table; up to max(2, GOMAXPROCS) idle encoders are kept for
+reuse), whatever the section sizes; its temporary files go to WithTempDir and are removed by
 Close. CopySection reads its source at Close, so the source must stay open
 until then.
 */

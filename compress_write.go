@@ -1,7 +1,6 @@
 package bpx
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +10,6 @@ import (
 	"github.com/gobpx/bpx/internal/spool"
 	"github.com/gobpx/bpx/internal/xzenc"
 	"github.com/klauspost/compress/zlib"
-	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
 )
 
 // zlibWriters pools zlib compressors; Reset makes a used one as good as new
@@ -24,8 +21,8 @@ var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
 var errNoGain = errors.New("bpx: compression does not shrink the section")
 
 // capWriter forwards to w until more than limit bytes were written in
-// total, then fails with errNoGain. Its error is sticky and kept, because
-// a compressor may not pass it on (ulikunitz/xz drops some write errors).
+// total, then fails with errNoGain. Its error is sticky and kept, so that
+// it is reported even by a compressor that does not pass it on.
 type capWriter struct {
 	w     io.Writer
 	n     int64
@@ -104,73 +101,33 @@ func zlibCompress(in *spool.Buffer, w io.Writer) error {
 	return err
 }
 
-// xzCompress writes a single-block .xz stream with check NONE. Sections of
-// up to fastXZLimit bytes go through internal/xzenc with pooled tables;
-// larger ones stream through ulikunitz/xz, whose encoder has no Reset and
-// allocates tables in proportion to the dictionary.
+// xzCompress writes a single-block .xz stream with check NONE through
+// internal/xzenc, which holds at most a 4 MiB window of the section
+// whatever its size, with pooled tables.
 func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
-	if in.Size() <= fastXZLimit {
-		return xzCompressFast(in, w, dict)
+	var e *xzenc.Encoder
+	select {
+	case e = <-xzEncoders:
+	default:
+		e = new(xzenc.Encoder)
 	}
-	cfg := xz.WriterConfig{
-		DictCap:    dict,
-		NoCheckSum: true,
-		Matcher:    lzma.HashTable4,
-	}
-	xw, err := cfg.NewWriter(w)
-	if err != nil {
+	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
+	if err := e.Reset(w, dict, in.Size()); err != nil {
 		return err
 	}
-	if _, err := in.WriteTo(xw); err != nil {
-		return err
+	if _, err := in.WriteTo(e); err != nil {
+		return err // e, still holding w, is left to the collector
 	}
-	return xw.Close()
+	err := e.Close()
+	select {
+	case xzEncoders <- e:
+	default:
+	}
+	return err
 }
 
-// fastXZLimit is the largest section compressed in memory by xzenc: it
-// holds the section and 4 bytes per position (at most 4 MiB) of hash
-// chain. Pack's default sections are 1 MiB.
-const fastXZLimit = 16 << 20
-
-// xzJob is an encoder with its input buffer. Idle ones are kept on a
+// xzEncoders keeps idle encoders with their tables and windows on a
 // bounded free list rather than a sync.Pool, which the garbage collector
 // empties: reallocating the tables costs more than encoding a small
 // section (fresh memory is slow to fault in).
-type xzJob struct {
-	enc xzenc.Encoder
-	buf []byte
-}
-
-var xzJobs = make(chan *xzJob, max(2, runtime.GOMAXPROCS(0)))
-
-// maxPooledXZBuf is the largest input buffer kept on the free list.
-const maxPooledXZBuf = 2 << 20
-
-func xzCompressFast(in *spool.Buffer, w io.Writer, dict int) error {
-	var j *xzJob
-	select {
-	case j = <-xzJobs:
-	default:
-		j = new(xzJob)
-	}
-	defer func() {
-		if cap(j.buf) > maxPooledXZBuf {
-			j.buf = nil
-		}
-		select {
-		case xzJobs <- j:
-		default:
-		}
-	}()
-	n := int(in.Size())
-	if cap(j.buf) < n {
-		j.buf = make([]byte, 0, n)
-	}
-	bw := bytes.NewBuffer(j.buf[:0])
-	if _, err := in.WriteTo(bw); err != nil {
-		return err
-	}
-	j.buf = bw.Bytes()
-	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
-	return j.enc.Encode(w, j.buf, dict)
-}
+var xzEncoders = make(chan *xzenc.Encoder, max(2, runtime.GOMAXPROCS(0)))

@@ -27,9 +27,9 @@ import (
 // to one shared temporary file. Memory use therefore does not depend on
 // the section sizes: it stays below about WithMemoryLimit +
 // (2·WithConcurrency + 1)·WithSpoolThreshold, plus the codecs' state (an
-// xz encoder holds a copy of the section and about 4 bytes per byte of it,
-// up to 4.5 MiB, in hash tables; see the package's Security section), plus
-// some 100 bytes per section.
+// xz encoder holds at most 4 MiB of the section and 4.5 MiB of hash
+// tables; see the package's Security section), plus some 100 bytes per
+// section.
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The
 // output depends only on the data and the options, never on scheduling.
