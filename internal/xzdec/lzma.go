@@ -156,7 +156,7 @@ func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
 
 // step decodes one bit with probability *p and adapts it. It, stepZero
 // and treeBit repeat the same arithmetic: built on one another, they
-// inline worse and measured 1-2% slower.
+// inline worse and measured slower (BenchmarkDecode).
 func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 	pv := uint32(*p)
 	bound := (rng >> probBits) * pv
@@ -166,19 +166,19 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 }
 
 // decodeChunk decodes LZMA symbols into out[pos:end], where out[dictStart:pos]
-// is the dictionary so far and dictSize bounds distances. pos-dictStart
-// may exceed 4 GiB where int has 64 bits, and reps[0] (up to 4 GiB - 1)
-// may exceed math.MaxInt where it has 32: they are compared as uint. A match may not
+// is the dictionary so far and dictSize bounds distances. A match may not
 // run past end (encoders never split one across chunks; such data is
-// reported corrupt so the caller can use a general decoder).
+// reported corrupt so the caller can use a general decoder). A distance
+// (up to 4 GiB - 1) is compared with pos-dictStart as a uint before it
+// becomes an index: as an int it wraps negative where int has 32 bits.
 //
 // The range coder's state lives in locals (rng, code, ip) for the whole
 // chunk, and every bit is decoded by the inlined norm and step (treeBit in
 // bit trees): a call per bit tree, as a method on rc, spilled and reloaded
 // that state and all of this loop's variables (Go's ABI has no
-// callee-saved registers) and measured 3% slower; treeBit's early loads
-// gain another 6% (go test -bench Decode). Reverse bit trees are short
-// and did not gain from treeBit.
+// callee-saved registers) and measured slower; treeBit's early loads are
+// faster again (both by BenchmarkDecode). Reverse bit trees are short and
+// did not gain from treeBit.
 func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart int, dictSize uint32) error {
 	lc, lpMask, pbMask := m.lc, uint32(1)<<m.lp-1, uint32(1)<<m.pb-1
 	state, reps := m.state, m.reps
