@@ -4,15 +4,17 @@
 // around and no state to save between calls.
 //
 // It handles what BPX writers produce: one stream of LZMA2-only blocks
-// with check None, CRC32 or CRC64. Anything else (other filters, SHA-256,
-// concatenated streams or stream padding, a match split between LZMA2
-// chunks) returns ErrUnsupported, and the caller uses a general decoder;
-// so does any error, which only needs to be safe, not precise. Nothing is
-// written beyond the limit the caller gives.
+// with any check (None, CRC32, CRC64, SHA-256). Anything else (other
+// filters, concatenated streams or stream padding, a match split between
+// LZMA2 chunks) returns ErrUnsupported, and the caller uses a general
+// decoder; so does any error, which only needs to be safe, not precise. A
+// check that does not match the decoded data is an error like any other
+// corruption. Nothing is written beyond the limit the caller gives.
 package xzdec
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -80,6 +82,8 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 		checkSize = 4
 	case 4:
 		checkSize = 8
+	case 10:
+		checkSize = sha256.Size
 	default:
 		return nil, ErrUnsupported
 	}
@@ -130,6 +134,10 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 			}
 		case 8:
 			if crc64.Checksum(out[start:], crc64Table()) != binary.LittleEndian.Uint64(in[p:]) {
+				return nil, errCorrupt
+			}
+		case sha256.Size:
+			if sum := sha256.Sum256(out[start:]); !bytes.Equal(sum[:], in[p:p+sha256.Size]) {
 				return nil, errCorrupt
 			}
 		}

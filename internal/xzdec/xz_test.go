@@ -76,7 +76,7 @@ func TestOwnEncoder(t *testing.T) {
 
 // TestXZTool decodes what xz(1) writes at several presets and check
 // types, and refuses (ErrUnsupported) what it leaves to the general
-// decoder.
+// decoder: other filters and several streams.
 func TestXZTool(t *testing.T) {
 	xz, err := exec.LookPath("xz")
 	if err != nil {
@@ -98,13 +98,14 @@ func TestXZTool(t *testing.T) {
 		{"-3", "--block-size=100000", "-C", "crc32"}, // several blocks, sizes in the headers
 		{"--lzma2=preset=1,lc=0,lp=2,pb=0", "-C", "none"},
 		{"--lzma2=preset=1,lc=4,lp=0,pb=4", "-C", "crc32"},
+		{"-1", "-C", "sha256"}, {"-2", "--block-size=70000", "-C", "sha256"},
 	} {
 		got, err := dec.Decode(nil, run(args...), len(data))
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("xz %v: %d bytes, %v", args, len(got), err)
 		}
 	}
-	for _, args := range [][]string{{"-1", "-C", "sha256"}, {"--x86", "--lzma2=preset=1"}} {
+	for _, args := range [][]string{{"--x86", "--lzma2=preset=1"}, {"--delta=dist=4", "--lzma2=preset=1"}} {
 		if _, err := dec.Decode(nil, run(args...), len(data)); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("xz %v: %v, want ErrUnsupported", args, err)
 		}
@@ -175,6 +176,54 @@ func TestBlockHeaderDict(t *testing.T) {
 		dict, _, _, err := parseBlockHeader(h, len(h))
 		if err != nil || dict != c.want {
 			t.Errorf("dictionary byte %d: %d, %v; want %d", c.db, dict, err, c.want)
+		}
+	}
+}
+
+// xzTool runs xz(1) with args on data, or skips the test without it.
+func xzTool(t *testing.T, data []byte, args ...string) []byte {
+	t.Helper()
+	xz, err := exec.LookPath("xz")
+	if err != nil {
+		t.Skip("xz not installed")
+	}
+	cmd := exec.Command(xz, append(args, "-c", "-T1")...)
+	cmd.Stdin = bytes.NewReader(data)
+	z, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z
+}
+
+// checkField returns the offset and size of the check of a stream's last
+// block: just before the index, which the footer's backward size locates.
+func checkField(t *testing.T, z []byte) (int, int) {
+	t.Helper()
+	size := map[byte]int{0: 0, 1: 4, 4: 8, 10: 32}[z[7]]
+	idx := len(z) - 12 - 4*(int(binary.LittleEndian.Uint32(z[len(z)-8:]))+1)
+	return idx - size, size
+}
+
+// TestChecks: a stream of each check type decodes, and one bit flipped in
+// its check (which, unlike the block's data, changes nothing else) is an
+// error, never accepted silently.
+func TestChecks(t *testing.T) {
+	data := inputs()["mixed"]
+	var dec Decoder
+	for _, check := range []string{"none", "crc32", "crc64", "sha256"} {
+		z := xzTool(t, data, "-1", "--check="+check)
+		got, err := dec.Decode(nil, z, len(data))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("check %s: %d bytes, %v", check, len(got), err)
+		}
+		off, size := checkField(t, z)
+		for i := range size {
+			bad := bytes.Clone(z)
+			bad[off+i] ^= 0x10
+			if _, err := dec.Decode(nil, bad, len(data)); !errors.Is(err, errCorrupt) {
+				t.Errorf("check %s, byte %d of it flipped: %v, want errCorrupt", check, i, err)
+			}
 		}
 	}
 }
