@@ -15,6 +15,7 @@ import (
 	"github.com/gobpx/bpx/internal/gocorpus"
 
 	"github.com/gobpx/bpx/internal/xzenc"
+	"github.com/gobpx/bpx/internal/xztool"
 	mxz "github.com/mikelolasagasti/xz"
 )
 
@@ -180,31 +181,6 @@ func TestBlockHeaderDict(t *testing.T) {
 	}
 }
 
-// xzTool runs xz(1) with args on data, or skips the test without it.
-func xzTool(t *testing.T, data []byte, args ...string) []byte {
-	t.Helper()
-	xz, err := exec.LookPath("xz")
-	if err != nil {
-		t.Skip("xz not installed")
-	}
-	cmd := exec.Command(xz, append(args, "-c", "-T1")...)
-	cmd.Stdin = bytes.NewReader(data)
-	z, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
-}
-
-// checkField returns the offset and size of the check of a stream's last
-// block: just before the index, which the footer's backward size locates.
-func checkField(t *testing.T, z []byte) (int, int) {
-	t.Helper()
-	size := map[byte]int{0: 0, 1: 4, 4: 8, 10: 32}[z[7]]
-	idx := len(z) - 12 - 4*(int(binary.LittleEndian.Uint32(z[len(z)-8:]))+1)
-	return idx - size, size
-}
-
 // TestChecks: a stream of each check type decodes, and one bit flipped in
 // its check (which, unlike the block's data, changes nothing else) is an
 // error, never accepted silently.
@@ -212,12 +188,12 @@ func TestChecks(t *testing.T) {
 	data := inputs()["mixed"]
 	var dec Decoder
 	for _, check := range []string{"none", "crc32", "crc64", "sha256"} {
-		z := xzTool(t, data, "-1", "--check="+check)
+		z := xztool.Compress(t, data, "-1", "--check="+check)
 		got, err := dec.Decode(nil, z, len(data))
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("check %s: %d bytes, %v", check, len(got), err)
 		}
-		off, size := checkField(t, z)
+		off, size := xztool.CheckField(z)
 		for i := range size {
 			bad := bytes.Clone(z)
 			bad[off+i] ^= 0x10
