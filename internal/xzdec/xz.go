@@ -297,7 +297,7 @@ func (d *Decoder) lzma2(out, in []byte, p int, dictSize uint32, limit int) ([]by
 			}
 			n := int(in[p])<<8 | int(in[p+1]) + 1
 			p += 2
-			if p+n > len(in) {
+			if n > len(in)-p {
 				return nil, 0, errCorrupt
 			}
 			if n > limit-len(out) {
@@ -334,7 +334,7 @@ func (d *Decoder) lzma2(out, in []byte, p int, dictSize uint32, limit int) ([]by
 		if ctl >= 0xA0 {
 			m.reset()
 		}
-		if p+csize > len(in) {
+		if csize > len(in)-p {
 			return nil, 0, errCorrupt
 		}
 		pos := len(out)
