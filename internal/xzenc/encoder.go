@@ -56,12 +56,11 @@ type Encoder struct {
 	hdr   []byte
 
 	// data is the input: what Encode was given, or win[:n] for Write.
-	// Positions (int) index it; the hash tables hold stream positions + 1
-	// modulo 2^32, base + position + 1, and the difference of two is a
-	// distance even when a stream passes 4 GiB.
+	// Positions (int) index it, and the hash tables hold position + 1 (0
+	// for none), rebased when the window slides; so the search loop is
+	// the same for both.
 	data    []byte
 	win     []byte // the window of Write, kept for the next stream
-	base    uint32 // stream position of data[0], modulo 2^32
 	total   int64  // bytes of the stream so far
 	ins     int    // next position to insert into the hash chain
 	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
@@ -91,11 +90,10 @@ func (e *Encoder) hash(p int) uint32 {
 // insertTo adds the positions before q to the hash chain.
 func (e *Encoder) insertTo(q int) {
 	end := min(q, len(e.data)-3)
-	base := e.base
 	for p := e.ins; p < end; p++ {
 		h := e.hash(p)
 		e.chain[p&(1<<chainBits-1)] = e.head[h]
-		e.head[h] = base + uint32(p+1)
+		e.head[h] = uint32(p + 1)
 	}
 	e.ins = max(e.ins, q)
 }
@@ -111,8 +109,7 @@ func (e *Encoder) find(p int) match {
 	h := e.hash(p)
 	cand := e.head[h]
 	e.chain[p&(1<<chainBits-1)] = cand
-	at := e.base + uint32(p) // this position's table value, minus 1
-	e.head[h] = at + 1
+	e.head[h] = uint32(p + 1)
 	e.ins = p + 1
 
 	limit := min(len(e.data)-p, maxMatchLen)
@@ -123,11 +120,11 @@ func (e *Encoder) find(p int) match {
 	}
 	cur := binary.LittleEndian.Uint32(e.data[p:])
 	for ; cand != 0 && depth > 0; depth-- {
-		d := at - cand
-		if d > e.maxDist || d >= 1<<chainBits-1 {
+		c := int(cand - 1)
+		d := uint32(p - c - 1)
+		if d > e.maxDist || p-c >= 1<<chainBits {
 			break
 		}
-		c := p - int(d) - 1
 		cand = e.chain[c&(1<<chainBits-1)]
 		if binary.LittleEndian.Uint32(e.data[c:]) != cur ||
 			int(best.len) >= limit || e.data[c+int(best.len)] != e.data[p+int(best.len)] {
@@ -181,7 +178,7 @@ func (e *Encoder) startLZMA2() {
 	e.m.reset()
 	e.rc.reset()
 	e.next, e.start, e.ins = 0xE0, 0, 0
-	e.base, e.total = 0, 0
+	e.total = 0
 	e.pos, e.haveLazy, e.misses = 0, false, 0
 }
 
@@ -302,7 +299,8 @@ func (e *Encoder) makeRoom() {
 	shift := (e.pos - 1<<chainBits) &^ (1<<chainBits - 1)
 	n := copy(e.data, e.data[shift:])
 	e.data = e.data[:n]
-	e.base += uint32(shift)
+	rebase(e.head, uint32(shift))
+	rebase(e.chain, uint32(shift))
 	e.pos -= shift
 	e.start -= shift
 	e.ins -= shift
@@ -372,6 +370,22 @@ func (e *Encoder) write(b []byte) {
 		err = io.ErrShortWrite
 	}
 	e.err = err
+}
+
+// rebase moves the positions + 1 in t back by shift, to 0 (none) for
+// those that fall out of the window. It costs about 1% of encoding the
+// data that made room for it.
+func rebase(t []uint32, shift uint32) {
+	for i, v := range t {
+		t[i] = (v - shift) &^ -b2u(v <= shift)
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // prepare sizes the tables for size bytes of data and a dictionary of

@@ -112,31 +112,30 @@ func TestWriteLongStream(t *testing.T) {
 	}
 }
 
-// TestWritePositionsWrap: the hash tables hold stream positions modulo
-// 2^32; starting them just below the wrap (as a stream past 4 GiB does)
-// changes nothing but, at most, a match at the one position that comes
-// out as 0, "none".
-func TestWritePositionsWrap(t *testing.T) {
-	data := longInput(9 << 20)
-	if testing.Short() {
-		data = data[:6<<20]
+// TestRebase: positions + 1 move back by the shift, and those that leave
+// the window become 0, "none", as 0 stays.
+func TestRebase(t *testing.T) {
+	tab := []uint32{0, 1, 2<<20 - 1, 2 << 20, 2<<20 + 1, 3 << 20, 1<<32 - 1}
+	rebase(tab, 2<<20)
+	want := []uint32{0, 0, 0, 0, 1, 1 << 20, 1<<32 - 1 - 2<<20}
+	for i := range tab {
+		if tab[i] != want[i] {
+			t.Errorf("rebase: %v, want %v", tab, want)
+			break
+		}
 	}
+}
+
+// TestEncodeBeyondInPlace: data too long to be read in place (4 GiB -
+// 2 bytes; lowered here) goes through the window, as if given to Write.
+func TestEncodeBeyondInPlace(t *testing.T) {
+	data := longInput(6 << 20)
 	var e Encoder
-	want := writeStream(t, &e, data, 1<<20, int64(len(data)), 1<<20)
-	var buf bytes.Buffer
-	if err := e.Reset(&buf, 1<<20, int64(len(data))); err != nil {
-		t.Fatal(err)
-	}
-	e.base = 1<<32 - 5<<20
-	e.Write(data)
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := decodeXi2(t, buf.Bytes()); !bytes.Equal(got, data) {
-		t.Fatalf("decodes to %d of %d bytes", len(got), len(data))
-	}
-	if d := buf.Len() - len(want); d < -16 || d > 16 {
-		t.Errorf("%d bytes, %d without the wrap", buf.Len(), len(want))
+	want := writeStream(t, &e, data, 1<<20, 0, 1<<20)
+	defer func(old int64) { maxInPlace = old }(maxInPlace)
+	maxInPlace = 5 << 20
+	if got := encode(t, &e, data, 1<<20); !bytes.Equal(got, want) {
+		t.Errorf("%d bytes, not the %d Write gives", len(got), len(want))
 	}
 }
 

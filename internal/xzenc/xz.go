@@ -39,6 +39,14 @@ var (
 // never reach farther back). It reads data in place, without a copy, and
 // returns the first error of w.
 func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
+	if int64(len(data)) > maxInPlace {
+		// Positions + 1 must fit the hash tables' uint32s.
+		if err := e.Reset(w, dict, int64(len(data))); err != nil {
+			return err
+		}
+		e.Write(data)
+		return e.Close()
+	}
 	if err := e.begin(w, dict, int64(len(data))); err != nil {
 		return err
 	}
@@ -143,6 +151,10 @@ func (e *Encoder) end() error {
 	e.write(f[:])
 	return e.err
 }
+
+// maxInPlace is the most data Encode reads in place; beyond it, data goes
+// through the window as if given to Write. A variable for tests.
+var maxInPlace int64 = 1<<32 - 2
 
 // dictByte encodes the smallest dictionary size of the form 2^n or
 // 2^n + 2^(n-1) that is at least d.
