@@ -82,17 +82,17 @@ hang, or allocate more than the limits below or the file's own size allow:
   - xz dictionary: at most DefaultMaxXZDictionary (WithMaxXZDictionary),
     checked before the dictionary is allocated. Each concurrently open xz
     section holds one dictionary. An xz section of at most 4 MiB
-    uncompressed is instead decoded whole (about 1.5x faster): its reader
-    holds the stored and the decoded bytes, and up to 2·GOMAXPROCS idle
-    decoders keep such buffers for reuse.
+    uncompressed is instead decoded whole, which is faster
+    (BenchmarkXZSection): its reader holds the stored and the decoded
+    bytes, and up to 2·GOMAXPROCS idle decoders keep such buffers for
+    reuse.
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
 
 The Writer's memory is bounded by WithMemoryLimit + (2·WithConcurrency+1)
-· WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or,
-for an xz section of up to 16 MiB, which is encoded in memory, the section
-itself plus up to 4.6 MiB of tables: the exact formula is in the Writer's
-documentation. Its temporary files go to WithTempDir and are removed by
+· WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or
+at most 8.5 MiB (xz), whatever the section sizes: the exact formula is in
+the Writer's documentation. Its temporary files go to WithTempDir and are removed by
 Close. CopySection reads its source at Close, so the source must stay open
 until then.
 */

@@ -9,8 +9,6 @@ import (
 	"github.com/gobpx/bpx/internal/spool"
 	"github.com/gobpx/bpx/internal/xzenc"
 	"github.com/klauspost/compress/zlib"
-	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
 )
 
 // zlibWriters keeps idle zlib compressors (fixed-size state, about 1 MiB
@@ -23,8 +21,8 @@ var zlibWriters = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *zlib.Writer
 var errNoGain = errors.New("bpx: compression does not shrink the section")
 
 // capWriter forwards to w until more than limit bytes were written in
-// total, then fails with errNoGain. Its error is sticky and kept, because
-// a compressor may not pass it on (ulikunitz/xz drops some write errors).
+// total, then fails with errNoGain. Its error is sticky and kept, so that
+// it is reported even by a compressor that does not pass it on.
 type capWriter struct {
 	w     io.Writer
 	n     int64
@@ -103,62 +101,26 @@ func zlibCompress(in *spool.Buffer, w io.Writer) error {
 	return err
 }
 
-// xzCompress writes a single-block .xz stream with check NONE. Sections of
-// up to fastXZLimit bytes go through internal/xzenc with pooled tables;
-// larger ones stream through ulikunitz/xz, whose encoder has no Reset and
-// allocates tables in proportion to the dictionary.
+// xzCompress writes a single-block .xz stream with check NONE through
+// internal/xzenc, which holds at most a 4 MiB window of the section
+// whatever its size, with pooled tables.
 func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
-	if in.Size() <= fastXZLimit {
-		return xzCompressFast(in, w, dict)
-	}
-	cfg := xz.WriterConfig{
-		DictCap:    dict,
-		NoCheckSum: true,
-		Matcher:    lzma.HashTable4,
-	}
-	xw, err := cfg.NewWriter(w)
-	if err != nil {
-		return err
-	}
-	if _, err := in.WriteTo(xw); err != nil {
-		return err
-	}
-	return xw.Close()
-}
-
-// fastXZLimit is the largest section compressed in memory by xzenc: it
-// holds the section and 4 bytes per position (at most 4 MiB) of hash
-// chain. Pack's default sections are 1 MiB.
-const fastXZLimit = 16 << 20
-
-// xzJob is an encoder with its input buffer.
-type xzJob struct {
-	enc xzenc.Encoder
-	buf []byte
-}
-
-// xzJobs keeps idle encoders (tables of at most 4.5 MiB) with their input
-// buffers, which xzCompressFast, returning them, drops above
-// maxPooledXZBuf.
-var xzJobs = newFreeList[xzJob](max(2, runtime.GOMAXPROCS(0)), nil)
-
-// maxPooledXZBuf is the largest input buffer kept on the free list.
-const maxPooledXZBuf = 2 << 20
-
-func xzCompressFast(in *spool.Buffer, w io.Writer, dict int) error {
-	j := xzJobs.get()
-	defer func() {
-		if cap(j.buf) > maxPooledXZBuf {
-			j.buf = nil
-		}
-		xzJobs.put(j)
-	}()
-	// One exactly sized copy of the section (see NewWriter's bound).
-	buf, err := in.AppendTo(j.buf[:0])
-	if err != nil {
-		return err
-	}
-	j.buf = buf
+	e := xzEncoders.get()
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
-	return j.enc.Encode(w, j.buf, dict)
+	if err := e.Reset(w, dict, in.Size()); err != nil {
+		return err
+	}
+	if _, err := in.WriteTo(e); err != nil {
+		return err // e, still holding w, is left to the collector
+	}
+	err := e.Close()
+	xzEncoders.put(e)
+	return err
 }
+
+// xzEncoders keeps idle encoders (window and tables of at most 8.5 MiB)
+// for xzCompress, which returns them after a successful stream. A bounded
+// free list rather than a sync.Pool, which the garbage collector empties:
+// reallocating the tables costs more than encoding a small section (fresh
+// memory is slow to fault in).
+var xzEncoders = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *xzenc.Encoder { return new(xzenc.Encoder) })

@@ -30,22 +30,16 @@ import (
 //	M + (2·C + 1)·S + C·E + 1 MiB + 100 bytes per section
 //
 // where M is WithMemoryLimit, S WithSpoolThreshold, C WithConcurrency and
-// E what one running compressor needs for the largest section:
+// E what one running compressor needs, whatever the section size:
 //
 //   - raw sections: nothing;
-//   - zlib: about 1 MiB, whatever the section size;
-//   - xz, sections of s ≤ 16 MiB: s + 4·min(p, 1 MiB) + 576 KiB, p being
-//     s rounded up to a power of two. These are encoded in memory: the
-//     encoder holds one exactly sized copy of the whole section, its hash
-//     chain (4 bytes per position, at most 1 Mi positions), its hash
-//     table and its output buffer. At the 16 MiB limit E is 20.6 MiB;
-//   - xz, larger sections: they stream through a dictionary-sized window
-//     (a few MiB at the default XZDictSize; more with a larger one), so
-//     memory does not grow with the section size.
+//   - zlib: about 1 MiB;
+//   - xz: at most 8.5 MiB: a window of up to 4 MiB of the section, its
+//     hash chain (4 bytes per position, at most 1 Mi positions) and a
+//     512 KiB hash table.
 //
-// Only the xz term depends on the section size, up to its 16 MiB limit.
-// Up to max(2, GOMAXPROCS) idle xz encoders (tables of at most 4.5 MiB
-// and a buffer of at most 2 MiB each) are kept between Writers for reuse.
+// So memory does not depend on the section sizes. Up to max(2, GOMAXPROCS)
+// idle xz encoders are kept between Writers for reuse.
 //
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The

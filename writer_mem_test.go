@@ -22,21 +22,11 @@ func codecMemory(c bpx.Compression, s int64) int64 {
 	case bpx.CompressZlib:
 		return 1 << 20
 	case bpx.CompressXZ:
-		// Sections up to 16 MiB (the only ones this test writes) are
-		// encoded in memory: the section itself, its hash chain, hash
-		// table and range coder buffer. Larger ones stream through
-		// ulikunitz/xz, whose garbage TotalAlloc would count.
-		return s + 4*min(nextPow2(s), 1<<20) + 576<<10
+		// A window of up to 4 MiB, its 4 MiB hash chain and a 512 KiB
+		// hash table, whatever the section size.
+		return 8<<20 + 512<<10
 	}
 	return 0
-}
-
-func nextPow2(n int64) int64 {
-	p := int64(1)
-	for p < n {
-		p <<= 1
-	}
-	return p
 }
 
 // allocatedBy returns the bytes allocated on the heap while f runs: an
@@ -51,7 +41,7 @@ func allocatedBy(f func()) int64 {
 }
 
 // TestWriterMemoryBound writes one section of 1, 4, 12 and 16 MiB (the
-// sizes around the in-memory xz encoder's limit) with a 1 MiB spool
+// sizes around the xz encoder's 4 MiB window) with a 1 MiB spool
 // threshold and checks that everything allocated meanwhile stays within
 // the bound documented on NewWriter. Spooled bodies used to be read back
 // into a bytes.Buffer that doubled: a 12 MiB xz section allocated 36 MiB.

@@ -8,9 +8,15 @@ import (
 )
 
 // maxFlatXZ is the largest xz section (uncompressed) decoded whole by
-// internal/xzdec, about 1.6x as fast as the streaming decoder. A reader
-// of such a section holds its stored and decoded bytes; larger sections
-// stream with a dictionary-sized window.
+// internal/xzdec, which is faster than the streaming decoder
+// (BenchmarkXZSection, internal/xzdec's BenchmarkDecode) because its
+// output is its dictionary: matches are plain copies, with no window to
+// wrap around and no state to save between Reads. The price is memory: a
+// reader of such a section holds all its stored and decoded bytes, and
+// Section.Open of a larger section must not, since the package promises
+// memory bounded by the dictionary (see Security in the package doc). So
+// larger sections, and streams xzdec leaves to others, go to the
+// streaming decoder of decompress.go with a dictionary-sized window.
 const maxFlatXZ = 4 << 20
 
 // flatXZStoredLimit is the most stored bytes a section of usize bytes may
@@ -42,7 +48,7 @@ var flatXZDecoders = newFreeList[flatXZDecoder](2*runtime.GOMAXPROCS(0), nil)
 func getFlatXZ(src *io.SectionReader, want int, maxDict uint32) decoder {
 	d := flatXZDecoders.get()
 	d.src, d.want, d.maxDict = src, want, maxDict
-	d.dec.MaxDict = int(min(uint64(maxDict), 1<<62))
+	d.dec.MaxDict = maxDict
 	d.off, d.done, d.slow = 0, false, nil
 	return d
 }

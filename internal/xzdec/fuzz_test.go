@@ -2,6 +2,8 @@ package xzdec
 
 import (
 	"bytes"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/gobpx/bpx/internal/xzenc"
@@ -15,6 +17,16 @@ func FuzzDecode(f *testing.F) {
 		var z bytes.Buffer
 		enc.Encode(&z, []byte(s), 4096)
 		f.Add(z.Bytes())
+	}
+	// Streams with each check type, if xz(1) is installed.
+	if xz, err := exec.LookPath("xz"); err == nil {
+		for _, check := range []string{"crc32", "crc64", "sha256"} {
+			cmd := exec.Command(xz, "-1", "-c", "--check="+check)
+			cmd.Stdin = strings.NewReader("abracadabra, abracadabra, abracadabra!")
+			if z, err := cmd.Output(); err == nil {
+				f.Add(z)
+			}
+		}
 	}
 	var dec Decoder
 	f.Fuzz(func(t *testing.T, z []byte) {

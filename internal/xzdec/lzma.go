@@ -156,7 +156,7 @@ func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
 
 // step decodes one bit with probability *p and adapts it. It, stepZero
 // and treeBit repeat the same arithmetic: built on one another, they
-// inline worse and measured 1-2% slower.
+// inline worse and measured slower (BenchmarkDecode).
 func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 	pv := uint32(*p)
 	bound := (rng >> probBits) * pv
@@ -168,16 +168,18 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 // decodeChunk decodes LZMA symbols into out[pos:end], where out[dictStart:pos]
 // is the dictionary so far and dictSize bounds distances. A match may not
 // run past end (encoders never split one across chunks; such data is
-// reported corrupt so the caller can use a general decoder).
+// reported corrupt so the caller can use a general decoder). A distance
+// (up to 4 GiB - 1) is compared with pos-dictStart as a uint before it
+// becomes an index: as an int it wraps negative where int has 32 bits.
 //
 // The range coder's state lives in locals (rng, code, ip) for the whole
 // chunk, and every bit is decoded by the inlined norm and step (treeBit in
 // bit trees): a call per bit tree, as a method on rc, spilled and reloaded
 // that state and all of this loop's variables (Go's ABI has no
-// callee-saved registers) and measured 3% slower; treeBit's early loads
-// gain another 6% (go test -bench Decode). Reverse bit trees are short
-// and did not gain from treeBit.
-func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, dictSize int) error {
+// callee-saved registers) and measured slower; treeBit's early loads are
+// faster again (both by BenchmarkDecode). Reverse bit trees are short and
+// did not gain from treeBit.
+func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart int, dictSize uint32) error {
 	lc, lpMask, pbMask := m.lc, uint32(1)<<m.lp-1, uint32(1)<<m.pb-1
 	state, reps := m.state, m.reps
 	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
@@ -202,10 +204,10 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 					rng, code, sym, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], sym, c0, c1)
 				}
 			} else {
-				d := int(reps[0]) + 1
-				if d > pos-dictStart {
+				if uint(reps[0]) >= uint(pos-dictStart) {
 					return errCorrupt
 				}
+				d := int(reps[0]) + 1
 				// A matched literal: the byte at distance reps[0] steers
 				// the probabilities while its bits agree with ours.
 				mb := uint32(out[pos-d]) << 1
@@ -255,11 +257,10 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 				rng, code, bit = step(rng, code, &m.isRep0Long[state][ps])
 				if bit == 0 {
 					// Short rep: one byte at distance reps[0].
-					d := int(reps[0]) + 1
-					if d > pos-dictStart {
+					if uint(reps[0]) >= uint(pos-dictStart) {
 						return errCorrupt
 					}
-					out[pos] = out[pos-d]
+					out[pos] = out[pos-int(reps[0])-1]
 					pos++
 					if state < 7 {
 						state = 9
@@ -369,10 +370,10 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart, d
 			state = 11
 		}
 		n = int(length) + minMatchLen
-		d := int(reps[0]) + 1
-		if d > pos-dictStart || d > dictSize || n > end-pos {
+		if uint(reps[0]) >= uint(pos-dictStart) || reps[0] >= dictSize || n > end-pos {
 			return errCorrupt
 		}
+		d := int(reps[0]) + 1
 		switch {
 		case d >= n && n > 32:
 			copy(out[pos:pos+n], out[pos-d:])

@@ -4,15 +4,17 @@
 // around and no state to save between calls.
 //
 // It handles what BPX writers produce: one stream of LZMA2-only blocks
-// with check None, CRC32 or CRC64. Anything else (other filters, SHA-256,
-// concatenated streams or stream padding, a match split between LZMA2
-// chunks) returns ErrUnsupported, and the caller uses a general decoder;
-// so does any error, which only needs to be safe, not precise. Nothing is
-// written beyond the limit the caller gives.
+// with any check (None, CRC32, CRC64, SHA-256). Anything else (other
+// filters, concatenated streams or stream padding, a match split between
+// LZMA2 chunks) returns ErrUnsupported, and the caller uses a general
+// decoder; so does any error, which only needs to be safe, not precise. A
+// check that does not match the decoded data is an error like any other
+// corruption. Nothing is written beyond the limit the caller gives.
 package xzdec
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -44,7 +46,7 @@ type Decoder struct {
 	// MaxDict, if not 0, is the largest dictionary a block may declare.
 	// This decoder needs no dictionary of its own (the output is one), but
 	// a caller may want the limit a streaming decoder enforces.
-	MaxDict int
+	MaxDict uint32
 
 	m  model
 	rc rangeDecoder
@@ -80,10 +82,14 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 		checkSize = 4
 	case 4:
 		checkSize = 8
+	case 10:
+		checkSize = sha256.Size
 	default:
 		return nil, ErrUnsupported
 	}
-	base := len(out)
+	// limit counts from len(out); as a bound on the total length it
+	// must not wrap.
+	limit = len(out) + min(limit, math.MaxInt-len(out))
 	p := 12
 	var records []record
 	for {
@@ -104,7 +110,7 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 		}
 		p += hdrSize
 		dataStart := p
-		out, p, err = d.lzma2(out, in, p, dict, base+limit)
+		out, p, err = d.lzma2(out, in, p, dict, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -128,6 +134,10 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 			}
 		case 8:
 			if crc64.Checksum(out[start:], crc64Table()) != binary.LittleEndian.Uint64(in[p:]) {
+				return nil, errCorrupt
+			}
+		case sha256.Size:
+			if sum := sha256.Sum256(out[start:]); !bytes.Equal(sum[:], in[p:p+sha256.Size]) {
 				return nil, errCorrupt
 			}
 		}
@@ -180,8 +190,9 @@ func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
 }
 
 // parseBlockHeader returns the LZMA2 dictionary size and the sizes the
-// header states (-1 if absent).
-func parseBlockHeader(h []byte, size int) (dict int, csize, usize int64, err error) {
+// header states (-1 if absent). The dictionary is a uint32: up to 4 GiB - 1,
+// which an int does not hold where it has 32 bits.
+func parseBlockHeader(h []byte, size int) (dict uint32, csize, usize int64, err error) {
 	if len(h) < size || size < 8 {
 		return 0, 0, 0, errCorrupt
 	}
@@ -238,11 +249,9 @@ func parseBlockHeader(h []byte, size int) (dict int, csize, usize int64, err err
 		}
 	}
 	if db == 40 {
-		// 4 GiB - 1, or the largest int where int has 32 bits: no
-		// limit accepts a dictionary that large anyway.
-		return min(1<<32-1, math.MaxInt), csize, usize, nil
+		return 1<<32 - 1, csize, usize, nil
 	}
-	return (2 | int(db)&1) << (db/2 + 11), csize, usize, nil
+	return (2 | uint32(db)&1) << (db/2 + 11), csize, usize, nil
 }
 
 // uvarint decodes an .xz variable-length integer (at most 9 bytes, no
@@ -263,7 +272,7 @@ func uvarint(b []byte) (uint64, int) {
 
 // lzma2 decodes the LZMA2 data at in[p:] onto out (up to total length
 // limit) and returns the position after its end marker.
-func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, error) {
+func (d *Decoder) lzma2(out, in []byte, p int, dictSize uint32, limit int) ([]byte, int, error) {
 	needDictReset, needProps := true, true
 	dictStart := len(out)
 	m, rc := &d.m, &d.rc
@@ -288,10 +297,10 @@ func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, er
 			}
 			n := int(in[p])<<8 | int(in[p+1]) + 1
 			p += 2
-			if p+n > len(in) {
+			if n > len(in)-p {
 				return nil, 0, errCorrupt
 			}
-			if len(out)+n > limit {
+			if n > limit-len(out) {
 				return nil, 0, ErrLimit
 			}
 			out = append(out, in[p:p+n]...)
@@ -325,11 +334,11 @@ func (d *Decoder) lzma2(out, in []byte, p, dictSize, limit int) ([]byte, int, er
 		if ctl >= 0xA0 {
 			m.reset()
 		}
-		if p+csize > len(in) {
+		if csize > len(in)-p {
 			return nil, 0, errCorrupt
 		}
 		pos := len(out)
-		if pos+usize > limit {
+		if usize > limit-pos {
 			return nil, 0, ErrLimit
 		}
 		out = grow(out, usize)

@@ -2,7 +2,9 @@ package xzdec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"github.com/gobpx/bpx/internal/gocorpus"
 
 	"github.com/gobpx/bpx/internal/xzenc"
+	"github.com/gobpx/bpx/internal/xztool"
 	mxz "github.com/mikelolasagasti/xz"
 )
 
@@ -74,7 +77,7 @@ func TestOwnEncoder(t *testing.T) {
 
 // TestXZTool decodes what xz(1) writes at several presets and check
 // types, and refuses (ErrUnsupported) what it leaves to the general
-// decoder.
+// decoder: other filters and several streams.
 func TestXZTool(t *testing.T) {
 	xz, err := exec.LookPath("xz")
 	if err != nil {
@@ -96,13 +99,14 @@ func TestXZTool(t *testing.T) {
 		{"-3", "--block-size=100000", "-C", "crc32"}, // several blocks, sizes in the headers
 		{"--lzma2=preset=1,lc=0,lp=2,pb=0", "-C", "none"},
 		{"--lzma2=preset=1,lc=4,lp=0,pb=4", "-C", "crc32"},
+		{"-1", "-C", "sha256"}, {"-2", "--block-size=70000", "-C", "sha256"},
 	} {
 		got, err := dec.Decode(nil, run(args...), len(data))
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("xz %v: %d bytes, %v", args, len(got), err)
 		}
 	}
-	for _, args := range [][]string{{"-1", "-C", "sha256"}, {"--x86", "--lzma2=preset=1"}} {
+	for _, args := range [][]string{{"--x86", "--lzma2=preset=1"}, {"--delta=dist=4", "--lzma2=preset=1"}} {
 		if _, err := dec.Decode(nil, run(args...), len(data)); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("xz %v: %v, want ErrUnsupported", args, err)
 		}
@@ -134,6 +138,68 @@ func TestCorruptionNeverAccepted(t *testing.T) {
 		want, werr := xi2(t, b)
 		if werr != nil || !bytes.Equal(got, want) {
 			t.Fatalf("bit %d: accepted %q; general decoder %q, %v", i, got, want, werr)
+		}
+	}
+}
+
+// TestFarRepDistance: a repeated distance of 2.25 GiB, more than an int
+// holds where it has 32 bits, is an error and not a negative index.
+// Zero bytes decode as 0 bits (a matched literal after a match), 0xFF
+// bytes as 1 bits (a match at reps[3]).
+func TestFarRepDistance(t *testing.T) {
+	for name, fill := range map[string]byte{"matched literal": 0, "rep match": 0xFF} {
+		var m model
+		m.lc, m.lp, m.pb = 3, 0, 2
+		m.reset()
+		m.state = 7
+		m.reps = [4]uint32{0x9000_0000, 0x9000_0000, 0x9000_0000, 0x9000_0000}
+		in := append([]byte{0}, bytes.Repeat([]byte{fill}, 64)...)
+		var rc rangeDecoder
+		if err := rc.init(in); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, 1000)
+		if err := m.decodeChunk(&rc, out, 500, 1000, 0, 1<<32-1); !errors.Is(err, errCorrupt) {
+			t.Errorf("%s: %v, want errCorrupt", name, err)
+		}
+	}
+}
+
+// TestBlockHeaderDict: dictionary sizes above 2 GiB come back whole, as
+// uint32, and MaxDict compares with them without wrapping.
+func TestBlockHeaderDict(t *testing.T) {
+	for _, c := range []struct {
+		db   byte
+		want uint32
+	}{{0, 4 << 10}, {1, 6 << 10}, {38, 2 << 30}, {39, 3 << 30}, {40, 1<<32 - 1}} {
+		h := []byte{2, 0, 0x21, 1, c.db, 0, 0, 0}
+		h = binary.LittleEndian.AppendUint32(h, crc32.ChecksumIEEE(h))
+		dict, _, _, err := parseBlockHeader(h, len(h))
+		if err != nil || dict != c.want {
+			t.Errorf("dictionary byte %d: %d, %v; want %d", c.db, dict, err, c.want)
+		}
+	}
+}
+
+// TestChecks: a stream of each check type decodes, and one bit flipped in
+// its check (which, unlike the block's data, changes nothing else) is an
+// error, never accepted silently.
+func TestChecks(t *testing.T) {
+	data := inputs()["mixed"]
+	var dec Decoder
+	for _, check := range []string{"none", "crc32", "crc64", "sha256"} {
+		z := xztool.Compress(t, data, "-1", "--check="+check)
+		got, err := dec.Decode(nil, z, len(data))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("check %s: %d bytes, %v", check, len(got), err)
+		}
+		off, size := xztool.CheckField(z)
+		for i := range size {
+			bad := bytes.Clone(z)
+			bad[off+i] ^= 0x10
+			if _, err := dec.Decode(nil, bad, len(data)); !errors.Is(err, errCorrupt) {
+				t.Errorf("check %s, byte %d of it flipped: %v, want errCorrupt", check, i, err)
+			}
 		}
 	}
 }

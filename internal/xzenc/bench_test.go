@@ -2,6 +2,7 @@ package xzenc
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 
@@ -27,42 +28,94 @@ func sourceSections(b *testing.B) [][]byte {
 // core each.
 func BenchmarkEncode(b *testing.B) {
 	secs := sourceSections(b)
-	b.Run("xzenc", func(b *testing.B) {
-		b.SetBytes(8 << 20)
-		var e Encoder
-		var out bytes.Buffer
-		size := 0
-		for b.Loop() {
-			size = 0
-			for _, s := range secs {
-				out.Reset()
-				if err := e.Encode(&out, s, 1<<20); err != nil {
-					b.Fatal(err)
-				}
-				size += out.Len()
+	b.Run("xzenc", func(b *testing.B) { encodeSections(b, secs, (&Encoder{}).with1MiB) })
+	b.Run("baseline-ulikunitz", func(b *testing.B) {
+		encodeSections(b, secs, func(w io.Writer, s []byte) error {
+			uw, err := uxz.WriterConfig{DictCap: 1 << 20, NoCheckSum: true, Matcher: lzma.HashTable4}.NewWriter(w)
+			if err != nil {
+				return err
+			}
+			uw.Write(s)
+			return uw.Close()
+		})
+	})
+}
+
+// BenchmarkEncodeLarge encodes one 24 MiB section as the bpx writer does
+// (256 KiB dictionary, data given to Write in 32 KiB pieces) with this
+// encoder's window and with ulikunitz/xz's streaming hash-table encoder
+// (the baseline: what bpx used above 16 MiB before).
+func BenchmarkEncodeLarge(b *testing.B) {
+	const size, dict = 24 << 20, 256 << 10
+	data := longInput(size)
+	write := func(w io.Writer) {
+		for p := data; len(p) > 0; p = p[min(32<<10, len(p)):] {
+			if _, err := w.Write(p[:min(32<<10, len(p))]); err != nil {
+				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(size)/float64(8<<20), "ratio")
+	}
+	var out bytes.Buffer
+	b.Run("xzenc-window", func(b *testing.B) {
+		b.SetBytes(size)
+		var e Encoder
+		for b.Loop() {
+			out.Reset()
+			if err := e.Reset(&out, dict, size); err != nil {
+				b.Fatal(err)
+			}
+			write(&e)
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(out.Len())/size, "ratio")
 	})
 	b.Run("baseline-ulikunitz", func(b *testing.B) {
-		b.SetBytes(8 << 20)
-		var out bytes.Buffer
-		size := 0
+		b.SetBytes(size)
 		for b.Loop() {
-			size = 0
-			for _, s := range secs {
-				out.Reset()
-				w, err := uxz.WriterConfig{DictCap: 1 << 20, NoCheckSum: true, Matcher: lzma.HashTable4}.NewWriter(&out)
-				if err != nil {
-					b.Fatal(err)
-				}
-				io.Copy(w, bytes.NewReader(s))
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
-				size += out.Len()
+			out.Reset()
+			w, err := uxz.WriterConfig{DictCap: dict, NoCheckSum: true, Matcher: lzma.HashTable4}.NewWriter(&out)
+			if err != nil {
+				b.Fatal(err)
+			}
+			write(w)
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(size)/float64(8<<20), "ratio")
+		b.ReportMetric(float64(out.Len())/size, "ratio")
 	})
+}
+
+// BenchmarkEncodeDepth encodes the sections of BenchmarkEncode at several
+// search depths (see DefaultDepth); "ratio" is the stream's size over the
+// data's.
+func BenchmarkEncodeDepth(b *testing.B) {
+	secs := sourceSections(b)
+	for _, depth := range []int{8, 16, 32} {
+		e := &Encoder{Depth: depth}
+		b.Run(fmt.Sprintf("depth-%d", depth), func(b *testing.B) { encodeSections(b, secs, e.with1MiB) })
+	}
+}
+
+func (e *Encoder) with1MiB(w io.Writer, s []byte) error { return e.Encode(w, s, 1<<20) }
+
+// encodeSections encodes 8 MiB of sections with encode, each with a 1 MiB
+// dictionary, and reports the compression ratio.
+func encodeSections(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error) {
+	b.SetBytes(8 << 20)
+	var out bytes.Buffer
+	size := 0
+	for b.Loop() {
+		size = 0
+		for _, s := range secs {
+			out.Reset()
+			if err := encode(&out, s); err != nil {
+				b.Fatal(err)
+			}
+			size += out.Len()
+		}
+	}
+	b.ReportMetric(float64(size)/float64(8<<20), "ratio")
 }

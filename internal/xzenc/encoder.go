@@ -21,13 +21,24 @@ const (
 	skipAfter     = 256 // literals in a row before searching less
 	maxSkip       = 32
 	chunkMaxUnpkd = 1 << 21
+
+	// window is the most data a stream written with Write holds. When it
+	// is full, the data more than 1 to 2 MiB behind the next position
+	// (where the hash chain cannot reach) makes room; a whole multiple of
+	// the chain's length, so that chain slots stay where they are.
+	window = 4 << 20
+	// lookahead is the data Write keeps beyond the next position until
+	// Close: the longest match, one more for lazy evaluation, and the
+	// literals coded without search. With it a stream of up to window
+	// bytes comes out the same from Write as from Encode.
+	lookahead = 512
 )
 
 // DefaultDepth is the default number of hash-chain candidates per
-// position. xz -1 uses 8. On 8 MiB of Go source (ratio, encode, decode
-// time, relative to 8): 16 gives 0.982x size, 1.10x, 0.96x; 32 gives
-// 0.970x, 1.36x, 0.94x, which made packing GOROOT/src take about zip's
-// time. Unpacking is what users wait for most, so a little more search.
+// position. xz -1 uses 8. More candidates give a smaller stream for more
+// encode time: 16 costs little over 8, 32 much more
+// (BenchmarkEncodeDepth). Unpacking is what users
+// wait for most, so a little more search than xz -1.
 const DefaultDepth = 16
 
 // Encoder compresses byte slices to .xz streams. Its tables are reused
@@ -44,13 +55,27 @@ type Encoder struct {
 	m     model
 	hdr   []byte
 
+	// data is the input: what Encode was given, or win[:n] for Write.
+	// Positions (int) index it, and the hash tables hold position + 1 (0
+	// for none), rebased when the window slides; so the search loop is
+	// the same for both.
 	data    []byte
+	win     []byte // the window of Write, kept for the next stream
+	total   int64  // bytes of the stream so far
 	ins     int    // next position to insert into the hash chain
 	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
 	w       io.Writer
+	cw      countWriter
 	next    byte // control bits of the next LZMA chunk: 0xE0, 0xC0, 0xA0 or 0x80
 	start   int  // position where the current chunk starts
 	err     error
+
+	blockStart int64 // output offset of the block header
+	// The parser's state between calls of run.
+	pos      int   // next position to code
+	lazy     match // the match found at pos by lazy evaluation, if haveLazy
+	haveLazy bool
+	misses   int // positions in a row without any match
 }
 
 // match is a candidate: length and 0-based distance.
@@ -148,16 +173,25 @@ func (e *Encoder) repLen(p int, d uint32, limit int) int {
 // than one at distance small that one byte of length is not worth it.
 func changePair(small, big uint32) bool { return small < big>>7 }
 
-// encode compresses e.data as LZMA2 chunks to e.w.
-func (e *Encoder) encode() {
+// startLZMA2 sets the model and the parser to the start of a stream.
+func (e *Encoder) startLZMA2() {
 	e.m.reset()
 	e.rc.reset()
 	e.next, e.start, e.ins = 0xE0, 0, 0
+	e.total = 0
+	e.pos, e.haveLazy, e.misses = 0, false, 0
+}
+
+// run codes e.data from e.pos as LZMA2 chunks to e.w: to its end if final
+// (and then ends the LZMA2 data), else up to lookahead bytes before it.
+func (e *Encoder) run(final bool) {
 	n := len(e.data)
-	var next match // the match found by lazy evaluation at p, if haveNext
-	haveNext := false
-	misses := 0 // positions in a row without any match
-	for p := 0; p < n && e.err == nil; {
+	end := n
+	if !final {
+		end = n - lookahead
+	}
+	p, next, haveNext, misses := e.pos, e.lazy, e.haveLazy, e.misses
+	for p < end && e.err == nil {
 		limit := min(n-p, maxMatchLen)
 		var main match
 		if haveNext {
@@ -234,10 +268,42 @@ func (e *Encoder) encode() {
 			e.flushChunk(p)
 		}
 	}
+	e.pos, e.lazy, e.haveLazy, e.misses = p, next, haveNext, misses
+	if !final {
+		return
+	}
 	if e.err == nil && n > e.start {
 		e.flushChunk(n)
 	}
 	e.write([]byte{0}) // end of LZMA2 data
+}
+
+// makeRoom codes the full window up to its lookahead, ends the chunk there
+// (a stored chunk needs its bytes) and drops the data the hash chain can
+// no longer reach, a multiple of the chain's length.
+func (e *Encoder) makeRoom() {
+	if cap(e.data) < window {
+		// Grow rather than slide while under the window.
+		e.win = append(e.data, make([]byte, min(2*cap(e.data), window)-len(e.data))...)
+		e.data = e.win[:len(e.data)]
+		return
+	}
+	e.run(false)
+	if e.err != nil {
+		return
+	}
+	if e.pos > e.start {
+		e.flushChunk(e.pos)
+	}
+	// len(e.chain) is 1<<chainBits here, since the data outgrew it.
+	shift := (e.pos - 1<<chainBits) &^ (1<<chainBits - 1)
+	n := copy(e.data, e.data[shift:])
+	e.data = e.data[:n]
+	rebase(e.head, uint32(shift))
+	rebase(e.chain, uint32(shift))
+	e.pos -= shift
+	e.start -= shift
+	e.ins -= shift
 }
 
 func (e *Encoder) emitLiteral(p int) int {
@@ -306,21 +372,42 @@ func (e *Encoder) write(b []byte) {
 	e.err = err
 }
 
-// prepare sizes the tables for data and a dictionary of dict bytes.
-func (e *Encoder) prepare(data []byte, dict int) {
+// rebase moves the positions + 1 in t back by shift, to 0 (none) for
+// those that fall out of the window. It costs about 1% of encoding the
+// data that made room for it.
+func rebase(t []uint32, shift uint32) {
+	for i, v := range t {
+		t[i] = (v - shift) &^ -b2u(v <= shift)
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// prepare sizes the tables for size bytes of data and a dictionary of
+// dict bytes.
+func (e *Encoder) prepare(size int64, dict int) {
 	if e.head == nil {
 		e.head = make([]uint32, 1<<hashBits)
 		e.rc.buf = make([]byte, 0, 1<<16+64)
 	} else {
 		clear(e.head)
 	}
-	if want := min(nextPow2(len(data)), 1<<chainBits); len(e.chain) < want {
-		e.chain = make([]uint32, want)
-	}
-	// The chain is indexed by position & (1<<chainBits - 1); a shorter
-	// chain is enough while the data is shorter than it.
-	e.data = data
+	e.growChain(int(min(size, 1<<chainBits)))
 	e.maxDist = uint32(dict - 1)
+}
+
+// growChain makes the chain long enough for n bytes of data. It is
+// indexed by position & (1<<chainBits - 1): a shorter chain is enough
+// while the data is shorter than it, and growing it keeps every slot.
+func (e *Encoder) growChain(n int) {
+	if want := min(nextPow2(n), 1<<chainBits); len(e.chain) < want {
+		e.chain = append(e.chain, make([]uint32, want-len(e.chain))...)
+	}
 }
 
 func nextPow2(n int) int {

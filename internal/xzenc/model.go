@@ -171,23 +171,15 @@ func (m *model) encodeMatch(rc *rangeEncoder, pos, d, l uint32) {
 	}
 }
 
-// encodeRep writes a match of length l at distance reps[r]; l == 1 with
-// r == 0 is a "short rep" (one byte).
+// encodeRep writes a match of length l >= 2 at distance reps[r]. The
+// parser never codes a "short rep" (one byte at reps[0], isRep0Long 0):
+// an earlier measurement found it changed neither size nor speed.
 func (m *model) encodeRep(rc *rangeEncoder, pos, r, l uint32) {
 	ps := pos & posMask
 	rc.bit(&m.isMatch[m.state][ps], 1)
 	rc.bit(&m.isRep[m.state], 1)
 	if r == 0 {
 		rc.bit(&m.isRepG0[m.state], 0)
-		if l == 1 {
-			rc.bit(&m.isRep0Long[m.state][ps], 0)
-			if m.state < 7 {
-				m.state = 9
-			} else {
-				m.state = 11
-			}
-			return
-		}
 		rc.bit(&m.isRep0Long[m.state][ps], 1)
 	} else {
 		rc.bit(&m.isRepG0[m.state], 1)

@@ -1,13 +1,15 @@
-// Package xzenc is a fast single-block .xz (LZMA2) encoder for data held in
-// memory, used for BPX's xz sections.
+// Package xzenc is a fast single-block .xz (LZMA2) encoder for BPX's xz
+// sections: Encode compresses data held in memory, and Reset, Write and
+// Close a stream of any length through a window of at most 4 MiB.
 //
 // It implements what xz's "fast" mode does (presets 0 to 3): a hash chain
 // over 4-byte prefixes and greedy parsing with one step of lazy
 // evaluation, with lc=3, lp=0, pb=2; it searches 16 chain candidates per
 // position where xz -1 searches 8. It exists because the general-purpose
 // encoder of github.com/ulikunitz/xz allocates its dictionary and hash
-// tables anew for every stream and runs about half as fast; packing a
-// 122 MiB source tree spent most of its time there.
+// tables anew for every stream and is much slower, on small sections and
+// large ones alike (BenchmarkEncode, BenchmarkEncodeLarge); packing a
+// source tree spent most of its time there.
 //
 // Streams have check type None and one block without size fields; every
 // .xz decoder reads them.
@@ -34,15 +36,74 @@ var (
 
 // Encode writes data to w as a complete .xz stream whose dictionary size
 // is at least dict (rounded up to a size the format can state; matches
-// never reach farther back). It returns the first error of w.
+// never reach farther back). It reads data in place, without a copy, and
+// returns the first error of w.
 func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
+	if int64(len(data)) > maxInPlace {
+		// Positions + 1 must fit the hash tables' uint32s.
+		if err := e.Reset(w, dict, int64(len(data))); err != nil {
+			return err
+		}
+		e.Write(data)
+		return e.Close()
+	}
+	if err := e.begin(w, dict, int64(len(data))); err != nil {
+		return err
+	}
+	e.data, e.total = data, int64(len(data))
+	return e.end()
+}
+
+// Reset starts a stream to w as Encode does, for data given to Write and
+// ended by Close. size is how much data is expected (a hint for sizing
+// the tables and the window: more or less is fine). Whatever the stream's
+// length, e holds at most 4 MiB of it, and a stream of up to 4 MiB comes
+// out exactly as Encode writes it.
+func (e *Encoder) Reset(w io.Writer, dict int, size int64) error {
+	if err := e.begin(w, dict, size); err != nil {
+		return err
+	}
+	want := int(min(max(size, 64<<10), window))
+	if cap(e.win) < want {
+		e.win = make([]byte, 0, want)
+	}
+	e.data = e.win[:0]
+	return nil
+}
+
+// Write adds p to the stream started by Reset. It returns the first error
+// of the stream's writer.
+func (e *Encoder) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 && e.err == nil {
+		if len(e.data) == cap(e.data) {
+			e.makeRoom()
+		}
+		k := copy(e.data[len(e.data):cap(e.data)], p)
+		e.data = e.data[:len(e.data)+k]
+		p = p[k:]
+		e.total += int64(k)
+		e.growChain(len(e.data))
+	}
+	if e.err != nil {
+		return n - len(p), e.err
+	}
+	return n, nil
+}
+
+// Close encodes the rest of the data given to Write and ends the stream.
+// It returns the first error of the stream's writer.
+func (e *Encoder) Close() error { return e.end() }
+
+// begin checks dict, prepares the tables and writes the stream and block
+// headers.
+func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if dict < MinDict || dict > MaxDict {
 		return errors.New("xzenc: dictionary size out of range")
 	}
-	e.prepare(data, dict)
-	defer func() { e.data, e.w = nil, nil }()
-	cw := &countWriter{w: w}
-	e.w, e.err = cw, nil
+	e.prepare(size, dict)
+	e.cw = countWriter{w: w}
+	e.w, e.err = &e.cw, nil
 
 	// Stream header.
 	var buf [16]byte
@@ -56,26 +117,29 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 	b = append(buf[:0], 12/4-1, 0, 0x21, 1, dictByte(dict), 0, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	e.write(b)
-	blockStart := cw.n - 12
+	e.blockStart = e.cw.n - 12
+	e.startLZMA2()
+	return e.err
+}
 
-	if len(data) == 0 {
-		e.write([]byte{0})
-	} else {
-		e.encode()
-	}
-	unpadded := cw.n - blockStart
+// end encodes what is left of e.data and writes the block's padding, the
+// index and the stream footer.
+func (e *Encoder) end() error {
+	defer func() { e.data, e.w, e.cw.w = nil, nil, nil }()
+	e.run(true)
+	unpadded := e.cw.n - e.blockStart
 	var zeros [4]byte
 	e.write(zeros[:(4-unpadded%4)%4])
 
 	// Index: one record, padding, CRC32.
+	var buf [32]byte
 	idx := append(buf[:0], 0, 1)
 	idx = binary.AppendUvarint(idx, uint64(unpadded))
-	idx = binary.AppendUvarint(idx, uint64(len(data)))
+	idx = binary.AppendUvarint(idx, uint64(e.total))
 	for len(idx)%4 != 0 {
 		idx = append(idx, 0)
 	}
-	var ib [32]byte
-	idx = binary.LittleEndian.AppendUint32(append(ib[:0], idx...), crc32.ChecksumIEEE(idx))
+	idx = binary.LittleEndian.AppendUint32(idx, crc32.ChecksumIEEE(idx))
 	e.write(idx)
 
 	// Stream footer: CRC32, backward size, flags, magic.
@@ -88,11 +152,15 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 	return e.err
 }
 
+// maxInPlace is the most data Encode reads in place; beyond it, data goes
+// through the window as if given to Write. A variable for tests.
+var maxInPlace int64 = 1<<32 - 2
+
 // dictByte encodes the smallest dictionary size of the form 2^n or
 // 2^n + 2^(n-1) that is at least d.
 func dictByte(d int) byte {
 	for b := byte(0); b < 40; b++ {
-		if (2|int(b)&1)<<(b/2+11) >= d {
+		if (2|uint64(b)&1)<<(b/2+11) >= uint64(d) {
 			return b
 		}
 	}

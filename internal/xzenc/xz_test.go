@@ -113,8 +113,6 @@ func TestCompresses(t *testing.T) {
 	}
 }
 
-// TestXZTool checks the streams with xz(1), the reference decoder, when
-// it is installed (.ci/run installs it).
 // TestStoredChunks: incompressible data goes into stored LZMA2 chunks
 // (3 bytes of header per 64 KiB) instead of expanding by about 1.5% as
 // LZMA literals. (Streams mixing stored and LZMA chunks are decoded by
@@ -128,6 +126,8 @@ func TestStoredChunks(t *testing.T) {
 	}
 }
 
+// TestXZTool checks the streams with xz(1), the reference decoder, when
+// it is installed (.ci/run installs it).
 func TestXZTool(t *testing.T) {
 	xzPath, err := exec.LookPath("xz")
 	if err != nil {
