@@ -53,6 +53,8 @@ type Writer struct {
 	meta  []byte
 	err   error
 
+	removed []string // names given to Remove, see removed.go
+
 	cur      io.Writer // current data section
 	curIdx   int       // its index in the temporary container
 	curSize  int64
@@ -309,6 +311,9 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 func (w *Writer) Close() (err error) {
 	defer w.cleanup()
 	if err := w.finishObject(); err != nil {
+		return err
+	}
+	if err := w.mergeRemovals(); err != nil {
 		return err
 	}
 	w.obj = &objState{gen: -1}
