@@ -49,6 +49,18 @@
 // read zlib sections (nor write them): use xz or none for packages the
 // reference must read. None suits payloads that are already compressed.
 //
+// # Mods: removals
+//
+// Package github.com/gobpx/bpx/overlay layers packages (a base, then mods)
+// into one fs.FS. A mod can also remove files and directories of the
+// packages below it. BPX has no field for that, so this module keeps the
+// list in the metadata, by convention, under the key RemovedKey
+// ("__removed__"): an Array of Strings, each a valid fs path other than "."
+// naming a file or a directory (which removes everything under it).
+// Writer.Remove records names, Package.Removed reads and validates them,
+// which makes a *Package an overlay.Remover. Other BPX readers ignore the
+// key. An Array holds at most 255 names.
+//
 // # Unpacking
 //
 // Package.Unpack extracts into a directory through os.Root: names that would
@@ -79,6 +91,8 @@
 //     raw one is read in place, and its checksum is then not verified on
 //     read ("bpx verify" checks every section).
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
+//   - Removed returns at most 255 names (one BPXSD Array), each checked to
+//     be a valid fs path other than "." (no "..", no absolute path).
 //   - Container limits (section count, section size, xz dictionary) are
 //     those of package bpx, set with WithReaderOptions.
 //

@@ -53,6 +53,8 @@ type Writer struct {
 	meta  []byte
 	err   error
 
+	removed []string // names given to Remove, see removed.go
+
 	cur      io.Writer // current data section
 	curIdx   int       // its index in the temporary container
 	curSize  int64
@@ -315,6 +317,9 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 // writer, which it does not close. It removes the temporary files.
 func (w *Writer) Close() (err error) {
 	defer w.cleanup()
+	if err := w.mergeRemovals(); err != nil {
+		return err
+	}
 	rd, err := w.finishData()
 	if err != nil {
 		return err

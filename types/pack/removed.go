@@ -1,0 +1,125 @@
+package pack
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sd"
+)
+
+// RemovedKey is the metadata property that lists the names a mod package
+// removes from the packages below it when they are layered (see package
+// github.com/gobpx/bpx/overlay): an Array of Strings, each a valid fs path
+// other than "." naming a file or a directory (with everything under it).
+// BPX has no field for this; it is a convention of this module. An Array
+// holds at most sd.MaxEntries (255) values.
+const RemovedKey = "__removed__"
+
+// Removed returns the names listed under RemovedKey in the package's
+// metadata, in their stored order, or nil when there are none. A list of
+// another type, an element that is not a String or a name that is not a
+// valid fs path (or is ".") is an error matching bpx.ErrFormat, as is
+// metadata that does not decode.
+//
+// With this method a *Package satisfies overlay.Remover.
+func (p *Package) Removed() ([]string, error) {
+	meta, err := p.Metadata()
+	if meta == nil || err != nil {
+		return nil, err
+	}
+	return removedList(meta)
+}
+
+// removedList validates and returns the RemovedKey list of meta.
+func removedList(meta *sd.Object) ([]string, error) {
+	v, ok := meta.Get(RemovedKey)
+	if !ok {
+		return nil, nil
+	}
+	if v.Kind() != sd.KindArray {
+		return nil, fmt.Errorf("pack: metadata %s is a %v, not an array of strings: %w", RemovedKey, v.Kind(), bpx.ErrFormat)
+	}
+	elems := v.Array()
+	out := make([]string, 0, len(elems))
+	for i, e := range elems {
+		s, ok := e.AsString()
+		if !ok {
+			return nil, fmt.Errorf("pack: metadata %s[%d] is a %v, not a string: %w", RemovedKey, i, e.Kind(), bpx.ErrFormat)
+		}
+		if !validRemoval(s) {
+			return nil, fmt.Errorf("pack: metadata %s[%d] = %q is not a valid fs path: %w", RemovedKey, i, s, bpx.ErrFormat)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func validRemoval(name string) bool { return name != "." && fs.ValidPath(name) }
+
+// Remove records names of files or directories that the package removes
+// from the packages below it when layered (see RemovedKey). Close writes
+// them in the metadata under RemovedKey, after any list that
+// SetMetadata or SetMetadataValue put there, and keeps the other
+// properties. Each name must be a valid fs path other than ".", in UTF-8
+// without NUL bytes (else the error matches ErrInsecurePath); a name given twice is recorded once. At
+// most sd.MaxEntries names fit (more is an error matching bpx.ErrTooLarge):
+// remove a directory to remove many files.
+func (w *Writer) Remove(names ...string) error {
+	if w.err != nil {
+		return w.err
+	}
+	for _, n := range names {
+		if !validRemoval(n) || !utf8.ValidString(n) || strings.IndexByte(n, 0) >= 0 {
+			return fmt.Errorf("pack: Remove(%q): %w", n, ErrInsecurePath)
+		}
+	}
+	for _, n := range names {
+		if slices.Contains(w.removed, n) {
+			continue
+		}
+		if len(w.removed) == sd.MaxEntries {
+			return fmt.Errorf("pack: Remove(%q): more than %d removals: %w", n, sd.MaxEntries, bpx.ErrTooLarge)
+		}
+		w.removed = append(w.removed, n)
+	}
+	return nil
+}
+
+// mergeRemovals adds the names given to Remove to the encoded metadata.
+func (w *Writer) mergeRemovals() error {
+	if len(w.removed) == 0 {
+		return nil
+	}
+	meta := sd.NewObject()
+	if w.meta != nil {
+		var err error
+		if meta, err = sd.Decode(w.meta); err != nil {
+			return err
+		}
+	}
+	var list []sd.Value
+	if old, ok := meta.Get(RemovedKey); ok {
+		if old.Kind() != sd.KindArray {
+			return fmt.Errorf("pack: metadata %s set to a %v, cannot add the removals", RemovedKey, old.Kind())
+		}
+		list = old.Array()
+	}
+	for _, n := range w.removed {
+		if !slices.ContainsFunc(list, func(v sd.Value) bool { s, _ := v.AsString(); return s == n }) {
+			list = append(list, sd.String(n))
+		}
+	}
+	if len(list) > sd.MaxEntries {
+		return fmt.Errorf("pack: metadata %s: %d removals: %w", RemovedKey, len(list), bpx.ErrTooLarge)
+	}
+	b, err := sd.Encode(meta.Set(RemovedKey, sd.Array(list...)), w.metaOptions()...)
+	if err != nil {
+		return fmt.Errorf("pack: metadata with %s: %w", RemovedKey, err)
+	}
+	w.meta = b
+	return nil
+}
