@@ -11,7 +11,14 @@
 # the cause is fixed, so that "go test" runs it from then on.
 #
 # Exits 1 if any target fails.
+#
+# For long campaigns on several cores, run shards side by side:
+# FUZZ_SHARD=K/N runs only the targets K, K+N, K+2N, ... (K from 0), and
+# FUZZ_PARALLEL sets go test's -parallel (fuzzing workers per target).
 set -u
+shard=${FUZZ_SHARD:-0/1}
+shard_k=${shard%/*} shard_n=${shard#*/}
+parallel=${FUZZ_PARALLEL:+-parallel $FUZZ_PARALLEL}
 
 duration=${1:-10s}
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +31,7 @@ trap 'rm -rf "$log"' EXIT INT TERM
 dirs=$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u)
 failed=0
 total=0
+n=0
 start=$(date +%s)
 for dir in $dirs; do
 	pkg=$(go list "$dir") || { echo "$dir: go list failed"; failed=1; continue; }
@@ -33,9 +41,12 @@ for dir in $dirs; do
 		continue
 	}
 	for t in $targets; do
+		n=$((n + 1))
+		[ $(((n - 1) % shard_n)) -eq "$shard_k" ] || continue
 		total=$((total + 1))
 		out="$log/$t.log"
-		if go test -run '^$' -fuzz "^$t\$" -fuzztime "$duration" "$dir" >"$out" 2>&1; then
+		# shellcheck disable=SC2086 # $parallel is empty or two words
+		if go test -run '^$' -fuzz "^$t\$" -fuzztime "$duration" $parallel "$dir" >"$out" 2>&1; then
 			status=ok
 		else
 			status=FAIL

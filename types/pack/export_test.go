@@ -1,0 +1,8 @@
+package pack
+
+// CachedSections returns how many decompressed sections p's cache holds.
+func CachedSections(p *Package) int {
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	return len(p.cache.entries)
+}

@@ -1,0 +1,117 @@
+package pack
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+)
+
+// UnpackFS writes the regular files of any fs.FS, such as a stack of
+// layers from package overlay, into the directory dir, with the safety of
+// Package.Unpack: names are resolved inside dir with os.Root, existing
+// files are kept unless Overwrite is given (a symbolic link is never
+// written through), and a file whose copy fails is removed. WithPaths and
+// WithProgress apply as for Unpack; files are written one at a time, in
+// walk order. A file that is neither regular nor a directory is an error.
+func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
+	var o unpackConfig
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return err
+		}
+	}
+	roots := o.Paths
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for _, r := range roots {
+		if !fs.ValidPath(r) {
+			return &fs.PathError{Op: "unpack", Path: r, Err: fs.ErrInvalid}
+		}
+		if _, err := fs.Stat(fsys, r); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, r := range roots {
+		// The parents of a selected path, then the path's tree.
+		if d := path.Dir(r); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return &fs.PathError{Op: "unpack", Path: d, Err: err}
+			}
+		}
+		err := fs.WalkDir(fsys, r, func(name string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir():
+				if name == "." {
+					return nil
+				}
+				if err := root.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return &fs.PathError{Op: "unpack", Path: name, Err: err}
+				}
+				return nil
+			case !d.Type().IsRegular():
+				return &fs.PathError{Op: "unpack", Path: name, Err: errors.New("not a regular file")}
+			}
+			n, err := unpackFile(root, fsys, name, o.Overwrite)
+			if err == nil && o.Progress != nil {
+				o.Progress(name, n)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unpackFile copies the file name of fsys to the same name under root.
+func unpackFile(root *os.Root, fsys fs.FS, name string, overwrite bool) (n int64, err error) {
+	src, err := fsys.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if overwrite {
+		if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+			return 0, &fs.PathError{Op: "unpack", Path: name, Err: errors.New("refusing to replace a symbolic link or non-regular file")}
+		}
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := root.OpenFile(name, flag, 0o644)
+	if err != nil {
+		return 0, &fs.PathError{Op: "unpack", Path: name, Err: err}
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			root.Remove(name)
+		}
+	}()
+	// WriteTo where the source has it: *os.File's ReadFrom would allocate
+	// a buffer the size of every file.
+	if wt, ok := src.(io.WriterTo); ok {
+		n, err = wt.WriteTo(f)
+	} else {
+		n, err = io.Copy(f, src)
+	}
+	if err != nil {
+		return n, &fs.PathError{Op: "unpack", Path: name, Err: err}
+	}
+	return n, nil
+}
