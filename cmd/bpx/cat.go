@@ -12,6 +12,7 @@ import (
 type catFlags struct {
 	section  string
 	raw, hex bool
+	layers   layerList
 }
 
 func setupCat(fs *flag.FlagSet) func(*env, []string) int {
@@ -19,6 +20,7 @@ func setupCat(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.section, "s", "", "write section `N` (counting from 0)")
 	fs.BoolVar(&f.raw, "raw", false, "with -s: write the stored (possibly compressed) bytes, unverified")
 	fs.BoolVar(&f.hex, "hex", false, "write a hex dump instead of the bytes")
+	defineLayers(fs, &f.layers)
 	return f.run
 }
 
@@ -45,6 +47,18 @@ func (f *catFlags) run(e *env, pos []string) int {
 			defer rc.Close()
 			src = rc
 		}
+	case f.section == "" && len(pos) == 2 && !f.raw && len(f.layers) > 0:
+		l, err := openLayered(pos[0], f.layers)
+		if err != nil {
+			return e.fail(err)
+		}
+		defer l.Close()
+		file, err := l.fs.Open(pos[1])
+		if err != nil {
+			return e.fail(err)
+		}
+		defer file.Close()
+		src = file
 	case f.section == "" && len(pos) == 2 && !f.raw:
 		rc, err := openObject(pos[0], pos[1])
 		if err != nil {

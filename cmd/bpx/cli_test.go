@@ -143,6 +143,7 @@ func TestBadInput(t *testing.T) {
 		"rm":             {junk, "x"},
 		"mv":             {junk, "x", "y"},
 		"repack":         {junk},
+		"diff":           {junk, junk},
 		"sd":             {junk},
 		"texture import": {"-o", filepath.Join(dir, "t.bpx"), junk},
 		"texture export": {junk},
@@ -156,7 +157,11 @@ func TestBadInput(t *testing.T) {
 			continue
 		}
 		r := runBPX(t, nil, append(strings.Fields(c.Name), args...)...)
-		if r.Code != exitFail || !strings.HasPrefix(r.Stderr, "bpx "+c.Name+": ") && c.Name != "verify" {
+		want := exitFail
+		if c.Name == "diff" {
+			want = exitUsage // diff(1): 1 means "different"
+		}
+		if r.Code != want || !strings.HasPrefix(r.Stderr, "bpx "+c.Name+": ") && c.Name != "verify" {
 			t.Errorf("%s: %+v", c.Name, r)
 		}
 		checkOneLineError(t, r)

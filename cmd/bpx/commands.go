@@ -43,7 +43,7 @@ standard error. The exit status is 1 when any file fails.`,
 	Setup: setupVerify,
 }, {
 	Name:    "cat",
-	Usage:   "-s N [--raw] [--hex] FILE\n[--hex] PACKAGE PATH",
+	Usage:   "-s N [--raw] [--hex] FILE\n[--hex] [-L MOD.bpx]... PACKAGE PATH",
 	Summary: "write a section (-s N) or a package object (PACKAGE PATH) to stdout",
 	Doc: `Write section N of a BPX file (counting from 0) to standard output,
 decompressed and verified, or as stored with --raw; or write the object
@@ -52,7 +52,7 @@ PATH of a package. --hex writes a hex dump instead of the bytes.`,
 	Setup:  setupCat,
 }, {
 	Name:    "ls",
-	Usage:   "[-l] [--json] PACKAGE",
+	Usage:   "[-l] [--json] [-L MOD.bpx]... PACKAGE",
 	Summary: "list the objects of a package",
 	Doc: `List the objects of a package, one path a line, in the order of its
 object table. Names that bpx unpack refuses (absolute, with "..", duplicate,
@@ -71,12 +71,14 @@ place, so a failed pack leaves nothing behind. --arch, --platform and
 	Setup:  setupPack,
 }, {
 	Name:    "unpack",
-	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] PACKAGE [PATH...]",
+	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [-L MOD.bpx]... PACKAGE [PATH...]",
 	Summary: "extract the objects of a package into a directory",
 	Doc: `Extract the objects of a package into DIR, or only the given PATHs (files
 or directories). A package with a name that would escape DIR (absolute, with
 "..", or through a symbolic link) or a duplicate name is refused, unless
---skip-invalid skips those objects. Existing files are kept unless -f.`,
+--skip-invalid skips those objects. Existing files are kept unless -f. With
+-L, mod packages are layered over PACKAGE, each over the previous, and what
+the stack shows is extracted (what a game loading them would see).`,
 	Memory: boundedMemory,
 	Setup:  setupUnpack,
 }, {
@@ -118,6 +120,19 @@ they are. --all re-encodes every data section with -c, to change the
 compression of a whole package.`,
 	Memory: boundedMemory,
 	Setup:  setupRepack,
+}, {
+	Name:    "diff",
+	Usage:   "[--json] [--patch OUT.bpx] A B",
+	Summary: "compare two packages or directories; write the patch package that turns A into B",
+	Doc: `Print the files added (+), removed (-) and modified (M) from A to B, one a
+line sorted by name, compared by content; A and B are packages or
+directories. --patch also writes a mod package with B's added and modified
+files and A's removed ones, such that bpx unpack -L OUT.bpx A gives B. Exit
+status as diff(1): 0 when A and B hold the same files, 1 when they differ,
+2 on trouble (bad usage, an unreadable or damaged input), unlike the other
+commands, which use 1 for bad input.`,
+	Memory: boundedMemory,
+	Setup:  setupDiff,
 }, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"strconv"
 
 	"github.com/gobpx/bpx/types/pack"
@@ -20,18 +21,25 @@ type lsEntry struct {
 }
 
 // lsFlags are the flags of "bpx ls".
-type lsFlags struct{ long, json bool }
+type lsFlags struct {
+	long, json bool
+	layers     layerList
+}
 
 func setupLs(fs *flag.FlagSet) func(*env, []string) int {
 	var f lsFlags
 	fs.BoolVar(&f.long, "l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of objects")
+	defineLayers(fs, &f.layers)
 	return f.run
 }
 
 func (f *lsFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
 		return e.usageError("want one PACKAGE")
+	}
+	if len(f.layers) > 0 {
+		return f.runLayered(e, pos[0])
 	}
 	p, err := pack.Open(pos[0])
 	if err != nil {
@@ -93,4 +101,56 @@ func quoteName(name string, invalid bool) string {
 		return fmt.Sprintf("%q", name)
 	}
 	return name
+}
+
+// runLayered lists the files the stack of PACKAGE and the -L mods shows,
+// in path order: -l gives their sizes, --json path and size.
+func (f *lsFlags) runLayered(e *env, base string) int {
+	l, err := openLayered(base, f.layers)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer l.Close()
+	out := bufio.NewWriterSize(e.Stdout, 64<<10)
+	defer out.Flush()
+	var list []layeredEntry
+	var line []byte
+	err = fs.WalkDir(l.fs, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !f.long && !f.json {
+			out.WriteString(name)
+			return out.WriteByte('\n')
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if f.json {
+			list = append(list, layeredEntry{name, info.Size()})
+			return nil
+		}
+		line = appendPadded(line[:0], uint64(info.Size()), 12)
+		_, err = out.Write(append(append(append(line, ' ', ' '), name...), '\n'))
+		return err
+	})
+	if err == nil && f.json {
+		if list == nil {
+			list = []layeredEntry{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(list)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// layeredEntry is one file in "bpx ls -L --json" output.
+type layeredEntry struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
 }

@@ -11,6 +11,7 @@ type unpackFlags struct {
 	dir                string
 	force, skip, quiet bool
 	jobs               int
+	layers             layerList
 }
 
 func setupUnpack(fs *flag.FlagSet) func(*env, []string) int {
@@ -20,6 +21,7 @@ func setupUnpack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.skip, "skip-invalid", false, "skip objects whose names are unsafe (.., absolute, duplicates) instead of refusing the package")
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
 	fs.IntVar(&f.jobs, "j", 0, "write `N` objects at the same time (default: two per CPU)")
+	defineLayers(fs, &f.layers)
 	return f.run
 }
 
@@ -50,7 +52,16 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 	if f.jobs > 0 {
 		opts = append(opts, pack.WithUnpackConcurrency(f.jobs))
 	}
-	err = p.Unpack(f.dir, opts...)
+	if len(f.layers) > 0 {
+		// What the game sees: the stack, written one file at a time.
+		var l *layered
+		if l, err = openLayered(pos[0], f.layers); err == nil {
+			err = pack.UnpackFS(f.dir, l.fs, opts...)
+			l.Close()
+		}
+	} else {
+		err = p.Unpack(f.dir, opts...)
+	}
 	bar.Done()
 	if err != nil {
 		return e.fail(err)
