@@ -3,7 +3,6 @@ package pack
 import (
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -16,8 +15,14 @@ import (
 // github.com/gobpx/bpx/overlay): an Array of Strings, each a valid fs path
 // other than "." naming a file or a directory (with everything under it).
 // BPX has no field for this; it is a convention of this module. An Array
-// holds at most sd.MaxEntries (255) values.
+// holds at most sd.MaxEntries (255) values, so a longer list is stored as
+// an Array of such Arrays (groups), at most MaxRemovals names in all;
+// readers accept Strings and groups mixed.
 const RemovedKey = "__removed__"
+
+// MaxRemovals is the longest removal list a package can hold: 255 groups
+// of 255 names.
+const MaxRemovals = sd.MaxEntries * sd.MaxEntries
 
 // Removed returns the names listed under RemovedKey in the package's
 // metadata, in their stored order, or nil when there are none. A list of
@@ -46,14 +51,24 @@ func removedList(meta *sd.Object) ([]string, error) {
 	elems := v.Array()
 	out := make([]string, 0, len(elems))
 	for i, e := range elems {
-		s, ok := e.AsString()
-		if !ok {
-			return nil, fmt.Errorf("pack: metadata %s[%d] is a %v, not a string: %w", RemovedKey, i, e.Kind(), bpx.ErrFormat)
+		group := []sd.Value{e}
+		if e.Kind() == sd.KindArray {
+			group = e.Array()
 		}
-		if !validRemoval(s) {
-			return nil, fmt.Errorf("pack: metadata %s[%d] = %q is not a valid fs path: %w", RemovedKey, i, s, bpx.ErrFormat)
+		for k, g := range group {
+			where := fmt.Sprintf("%s[%d]", RemovedKey, i)
+			if e.Kind() == sd.KindArray {
+				where += fmt.Sprintf("[%d]", k)
+			}
+			s, ok := g.AsString()
+			if !ok {
+				return nil, fmt.Errorf("pack: metadata %s is a %v, not a string: %w", where, g.Kind(), bpx.ErrFormat)
+			}
+			if !validRemoval(s) {
+				return nil, fmt.Errorf("pack: metadata %s = %q is not a valid fs path: %w", where, s, bpx.ErrFormat)
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out, nil
 }
@@ -65,9 +80,9 @@ func validRemoval(name string) bool { return name != "." && fs.ValidPath(name) }
 // them in the metadata under RemovedKey, after any list that
 // SetMetadata or SetMetadataValue put there, and keeps the other
 // properties. Each name must be a valid fs path other than ".", in UTF-8
-// without NUL bytes (else the error matches ErrInsecurePath); a name given twice is recorded once. At
-// most sd.MaxEntries names fit (more is an error matching bpx.ErrTooLarge):
-// remove a directory to remove many files.
+// without NUL bytes (else the error matches ErrInsecurePath); a name given
+// twice is recorded once. At most MaxRemovals names fit (more is an error
+// matching bpx.ErrTooLarge): remove a directory to remove many files.
 func (w *Writer) Remove(names ...string) error {
 	if w.err != nil {
 		return w.err
@@ -77,13 +92,17 @@ func (w *Writer) Remove(names ...string) error {
 			return fmt.Errorf("pack: Remove(%q): %w", n, ErrInsecurePath)
 		}
 	}
+	if w.removedSet == nil {
+		w.removedSet = map[string]bool{}
+	}
 	for _, n := range names {
-		if slices.Contains(w.removed, n) {
+		if w.removedSet[n] {
 			continue
 		}
-		if len(w.removed) == sd.MaxEntries {
-			return fmt.Errorf("pack: Remove(%q): more than %d removals: %w", n, sd.MaxEntries, bpx.ErrTooLarge)
+		if len(w.removed) == MaxRemovals {
+			return fmt.Errorf("pack: Remove(%q): more than %d removals: %w", n, MaxRemovals, bpx.ErrTooLarge)
 		}
+		w.removedSet[n] = true
 		w.removed = append(w.removed, n)
 	}
 	return nil
@@ -101,20 +120,33 @@ func (w *Writer) mergeRemovals() error {
 			return err
 		}
 	}
-	var list []sd.Value
-	if old, ok := meta.Get(RemovedKey); ok {
-		if old.Kind() != sd.KindArray {
-			return fmt.Errorf("pack: metadata %s set to a %v, cannot add the removals", RemovedKey, old.Kind())
+	var names []string
+	if _, ok := meta.Get(RemovedKey); ok {
+		old, err := removedList(meta)
+		if err != nil {
+			return fmt.Errorf("pack: metadata %s set, cannot add the removals: %w", RemovedKey, err)
 		}
-		list = old.Array()
+		names = old
 	}
-	for _, n := range w.removed {
-		if !slices.ContainsFunc(list, func(v sd.Value) bool { s, _ := v.AsString(); return s == n }) {
+	seen := make(map[string]bool, len(names)+len(w.removed))
+	var list []sd.Value
+	for _, n := range append(names, w.removed...) {
+		if !seen[n] {
+			seen[n] = true
 			list = append(list, sd.String(n))
 		}
 	}
-	if len(list) > sd.MaxEntries {
+	if len(list) > MaxRemovals {
 		return fmt.Errorf("pack: metadata %s: %d removals: %w", RemovedKey, len(list), bpx.ErrTooLarge)
+	}
+	if len(list) > sd.MaxEntries {
+		var groups []sd.Value
+		for len(list) > 0 {
+			k := min(len(list), sd.MaxEntries)
+			groups = append(groups, sd.Array(list[:k]...))
+			list = list[k:]
+		}
+		list = groups
 	}
 	b, err := sd.Encode(meta.Set(RemovedKey, sd.Array(list...)), w.metaOptions()...)
 	if err != nil {

@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -119,21 +120,44 @@ func TestRemoveInvalid(t *testing.T) {
 		}
 		w.Close()
 	}
-	// Too many entries for a BPXSD array.
+	// More than a BPXSD array holds: groups of 255, up to MaxRemovals.
 	w := NewWriter(&bytes.Buffer{})
 	defer w.Close()
-	names := make([]string, sd.MaxEntries+1)
+	names := make([]string, MaxRemovals+1)
 	for i := range names {
-		names[i] = "f" + strings.Repeat("x", i)
+		names[i] = fmt.Sprintf("f%d", i)
 	}
-	if err := w.Remove(names[:sd.MaxEntries]...); err != nil {
-		t.Fatalf("%d removals: %v", sd.MaxEntries, err)
+	if err := w.Remove(names[:MaxRemovals]...); err != nil {
+		t.Fatalf("%d removals: %v", MaxRemovals, err)
 	}
-	if err := w.Remove(names[:sd.MaxEntries]...); err != nil {
+	if err := w.Remove(names[:MaxRemovals]...); err != nil {
 		t.Fatalf("repeating removals: %v", err)
 	}
-	if err := w.Remove(names[sd.MaxEntries]); !errors.Is(err, bpx.ErrTooLarge) {
-		t.Errorf("removal %d: %v, want ErrTooLarge", sd.MaxEntries+1, err)
+	if err := w.Remove(names[MaxRemovals]); !errors.Is(err, bpx.ErrTooLarge) {
+		t.Errorf("removal %d: %v, want ErrTooLarge", MaxRemovals+1, err)
+	}
+}
+
+// TestRemoveMany: a list longer than one BPXSD array is stored in groups
+// and read back whole, in order.
+func TestRemoveMany(t *testing.T) {
+	for _, n := range []int{sd.MaxEntries, sd.MaxEntries + 1, 1000} {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		var names []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("d/f%04d", i))
+		}
+		if err := w.Remove(names...); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := openBytes(t, buf.Bytes()).Removed()
+		if err != nil || !slices.Equal(got, names) {
+			t.Errorf("%d removals: read %d, %v", n, len(got), err)
+		}
 	}
 }
 

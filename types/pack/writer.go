@@ -53,7 +53,8 @@ type Writer struct {
 	meta  []byte
 	err   error
 
-	removed []string // names given to Remove, see removed.go
+	removed    []string // names given to Remove, see removed.go
+	removedSet map[string]bool
 
 	cur      io.Writer // current data section
 	curIdx   int       // its index in the temporary container
