@@ -61,6 +61,22 @@
 // which makes a *Package an overlay.Remover. Other BPX readers ignore the
 // key. An Array holds at most 255 names.
 //
+// # Editing, diffing and patching
+//
+// NewEditor (or EditFile, which replaces the file atomically) adds,
+// replaces, removes and renames objects and whole directories of an
+// existing revision 2 package. Data sections that still hold a live object
+// are copied byte for byte; new objects go into new sections; the tables
+// are rewritten. Replaced and removed objects leave dead bytes
+// (Package.DeadBytes) until Editor.Compact re-encodes just the sections
+// that hold them.
+//
+// Diff compares two trees, packages or any fs.FS, by content; for two
+// packages, objects placed alike in sections stored alike compare equal
+// without decompression. WritePatch writes the mod package that turns one
+// tree into the other when layered over it (package overlay), and UnpackFS
+// extracts any fs.FS, such as such a stack, with Unpack's safety.
+//
 // # Unpacking
 //
 // Package.Unpack extracts into a directory through os.Root: names that would

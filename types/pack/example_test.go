@@ -3,6 +3,7 @@ package pack_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"testing/fstest"
@@ -83,4 +84,48 @@ func ExampleOpen() {
 	// textures
 	// textures/ship.png
 	// "v 0 0 0\n" <nil>
+}
+
+// ExampleNewEditor replaces, adds and removes objects of a package without
+// repacking it: untouched data sections are copied as they are.
+func ExampleNewEditor() {
+	var orig bytes.Buffer
+	w := pack.NewWriter(&orig)
+	for name, text := range map[string]string{"maps/a.map": "old map", "readme.txt": "hi", "old/x": "x"} {
+		f, _ := w.Create(name)
+		io.WriteString(f, text)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	src, err := pack.NewReader(bytes.NewReader(orig.Bytes()), int64(orig.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	var edited bytes.Buffer
+	e := pack.NewEditor(&edited, src)
+	f, _ := e.Create("maps/a.map") // replaces the object
+	io.WriteString(f, "new map")
+	if err := e.Remove("old"); err != nil { // a whole directory
+		log.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	p, err := pack.NewReader(bytes.NewReader(edited.Bytes()), int64(edited.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, o := range p.Objects() {
+		data, _ := fs.ReadFile(p, o.Name)
+		fmt.Printf("%s: %s\n", o.Name, data)
+	}
+	changes, _ := pack.Diff(src, p)
+	fmt.Println(changes)
+	// Output:
+	// maps/a.map: new map
+	// readme.txt: hi
+	// [{maps/a.map modified} {old/x removed}]
 }
