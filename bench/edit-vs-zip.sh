@@ -3,7 +3,10 @@
 # $(go env GOROOT)/src (xz, defaults) with "bpx add", against packing the
 # whole tree with "bpx pack" and against Info-ZIP zip updating the same file
 # in a zip of the same tree, in one run, and prints the ratios issue #14
-# sets goals for, with the peak RSS of the edit.
+# sets goals for, with the peak RSS of the edit. It also times "bpx diff" of
+# the package against its edit (which shares its untouched sections) and
+# against a fresh pack of the changed tree, each against unpacking the
+# package.
 #
 # Usage: bench/edit-vs-zip.sh [corpus-dir]
 # Each timing is the best of $RUNS runs (default 3); every run edits a fresh
@@ -58,7 +61,24 @@ cp "$work/base.bpx" "$work/e.bpx"
 m_add=$(rss "$bpx" add -C "$work/tree" "$work/e.bpx" "$file")
 "$bpx" cat "$work/e.bpx" "$file" | cmp -s - "$work/tree/$file" || { echo "edit-vs-zip: the edited package does not hold the new file"; exit 1; }
 
+# diff against the edit (sections shared) and against a fresh pack.
+"$bpx" pack -q -o "$work/fresh.bpx" "$work/tree"
+unpack() { d=$(mktemp -d "$work/u.XXXXXX") && "$bpx" unpack -q -C "$d/out" "$work/base.bpx"; }
+diffcmd() { "$bpx" diff "$work/base.bpx" "$1" >/dev/null || [ $? -eq 1 ]; }
+t_unpack= t_dedit= t_dfresh=
+i=0
+while [ $i -lt "$RUNS" ]; do
+	t_unpack=$(min "$t_unpack" "$(best 1 unpack)")
+	t_dedit=$(min "$t_dedit" "$(best 1 diffcmd "$work/e.bpx")")
+	t_dfresh=$(min "$t_dfresh" "$(best 1 diffcmd "$work/fresh.bpx")")
+	i=$((i + 1))
+done
+rm -rf "$work"/u.*
+[ "$("$bpx" diff "$work/base.bpx" "$work/e.bpx" || true)" = "M $file" ] || { echo "edit-vs-zip: bpx diff does not find exactly the one change"; exit 1; }
+
 printf '%-40s %10s %10s %8s   %s\n' operation bpx baseline ratio goal
 printf '%-40s %10.3f %10.3f %8s   %s\n' "replace one file vs bpx pack (s)" "$t_add" "$t_pack" "$(ratio "$t_add" "$t_pack")" "<= 0.10"
 printf '%-40s %10.3f %10.3f %8s   %s\n' "replace one file vs zip update (s)" "$t_add" "$t_zip" "$(ratio "$t_add" "$t_zip")" "<= 1.00"
 printf '%-40s %10s %10s %8s   %s\n' "peak RSS of bpx add (MiB)" "$m_add" "" "" "<= 64"
+printf '%-40s %10.3f %10.3f %8s   %s\n' "diff vs edited package / unpack (s)" "$t_dedit" "$t_unpack" "$(ratio "$t_dedit" "$t_unpack")" "<= 0.20"
+printf '%-40s %10.3f %10.3f %8s   %s\n' "diff vs fresh pack / unpack (s)" "$t_dfresh" "$t_unpack" "$(ratio "$t_dfresh" "$t_unpack")" "-"
