@@ -1,0 +1,147 @@
+package remote
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Default settings of Open. Each can be changed with an Option.
+const (
+	// DefaultHeadSize is the size of the first request. 256 KiB holds
+	// the main header, the section table and the object table of a
+	// package of the Go 1.26 source tree ($(go env GOROOT)/src: 157 MB
+	// in 11.5k files, a 25.9 MB package whose object table is 224 KiB and
+	// whose names are 437 KiB), so that opening it costs two requests:
+	// the head, then the rest of the names. Smaller packages usually
+	// fit in the head whole.
+	DefaultHeadSize = 256 << 10
+
+	// DefaultBlockSize is the unit of the cache and of the requests
+	// made for small reads.
+	DefaultBlockSize = 64 << 10
+
+	// DefaultCacheSize bounds the bytes of the cached blocks (the head
+	// and read-ahead included).
+	DefaultCacheSize = 16 << 20
+
+	// DefaultRetries is how many times a request is retried after a 5xx
+	// answer or a failed connection.
+	DefaultRetries = 3
+
+	// MaxRetries is the largest value WithRetries accepts.
+	MaxRetries = 10
+
+	// MaxBlockSize is the largest value WithBlockSize accepts.
+	MaxBlockSize = 16 << 20
+
+	// MinBlockSize is the smallest value WithBlockSize accepts.
+	MinBlockSize = 512
+)
+
+// Option configures Open. Options follow the module's idiom: WithX(value)
+// for settings, checked when Open applies them; a value outside an
+// option's documented range makes Open fail before it sends a request.
+type Option func(*config) error
+
+type config struct {
+	client  *http.Client
+	head    int
+	block   int
+	cache   int
+	retries int
+	backoff time.Duration // first retry's delay, doubled on each retry
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{
+		client:  http.DefaultClient,
+		head:    DefaultHeadSize,
+		block:   DefaultBlockSize,
+		cache:   DefaultCacheSize,
+		retries: DefaultRetries,
+		backoff: 50 * time.Millisecond,
+	}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	if c.block > c.cache {
+		return c, optionError("WithCacheSize", c.cache, fmt.Sprintf("smaller than the block size %d", c.block))
+	}
+	// The head is cached as whole blocks.
+	c.head = (c.head + c.block - 1) / c.block * c.block
+	if c.head > c.cache {
+		return c, optionError("WithHeadSize", c.head, fmt.Sprintf("larger than the cache size %d", c.cache))
+	}
+	return c, nil
+}
+
+func optionError(option string, value any, want string) error {
+	return fmt.Errorf("remote: %s(%v): %s", option, value, want)
+}
+
+// WithClient sets the HTTP client that sends the requests (default
+// http.DefaultClient). Its Transport's connections stay the client's:
+// File.Close does not close them. c must not be nil.
+func WithClient(c *http.Client) Option {
+	return func(cfg *config) error {
+		if c == nil {
+			return optionError("WithClient", "nil", "nil client")
+		}
+		cfg.client = c
+		return nil
+	}
+}
+
+// WithHeadSize sets the size of the first request (DefaultHeadSize),
+// rounded up to a whole number of blocks. n must be positive and, once
+// rounded, not larger than the cache size.
+func WithHeadSize(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return optionError("WithHeadSize", n, "not positive")
+		}
+		c.head = n
+		return nil
+	}
+}
+
+// WithBlockSize sets the cache's block size (DefaultBlockSize), between
+// MinBlockSize and MaxBlockSize.
+func WithBlockSize(n int) Option {
+	return func(c *config) error {
+		if n < MinBlockSize || n > MaxBlockSize {
+			return optionError("WithBlockSize", n, fmt.Sprintf("outside [%d, %d]", MinBlockSize, MaxBlockSize))
+		}
+		c.block = n
+		return nil
+	}
+}
+
+// WithCacheSize sets the most bytes the cached blocks may hold
+// (DefaultCacheSize). n must be at least the block size.
+func WithCacheSize(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return optionError("WithCacheSize", n, "not positive")
+		}
+		c.cache = n
+		return nil
+	}
+}
+
+// WithRetries sets how many times a request that failed with a 5xx status
+// or a connection error is retried (DefaultRetries), between 0 and
+// MaxRetries. Retries wait 50 ms, then twice as long each time, and end
+// early when the context is done.
+func WithRetries(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > MaxRetries {
+			return optionError("WithRetries", n, fmt.Sprintf("outside [0, %d]", MaxRetries))
+		}
+		c.retries = n
+		return nil
+	}
+}

@@ -1,0 +1,665 @@
+// Package remote reads a file on an HTTP(S) server with Range requests,
+// as an io.ReaderAt, so that bpx.NewReader, pack.NewReader and the type
+// packages read remote files unchanged:
+//
+//	f, err := remote.Open(ctx, "https://cdn.example.com/game/assets.bpx")
+//	...
+//	defer f.Close()
+//	p, err := pack.NewReader(f, f.Size())
+//
+// The package knows nothing of BPX: it works on any resource a server
+// serves with byte ranges.
+//
+// # Requests
+//
+// Open sends one GET for the head of the file (DefaultHeadSize bytes,
+// WithHeadSize) and learns the size from its Content-Range. ReadAt serves
+// reads from a cache of aligned blocks (DefaultBlockSize, WithBlockSize)
+// bounded in bytes (DefaultCacheSize, WithCacheSize; the head counts),
+// evicting the least recently used. A read that misses fetches the missing
+// blocks it covers; adjacent missing blocks of one read are fetched with one
+// request, and a read spanning several blocks asks for its own bytes only,
+// not its first and last blocks whole. Reads of a block being fetched wait
+// for that request instead of sending their own. Reads that continue where
+// earlier ones ended (a file streamed or unpacked in order) start a
+// read-ahead in the background, in windows that double up to a quarter of
+// the cache.
+//
+// The context given to Open bounds every request of the File, the later
+// ones included, as http.NewRequestWithContext does: io.ReaderAt has no
+// context parameter. Use a context that lives as long as the File (with a
+// deadline if the whole use must end by then); Close ends the requests in
+// flight.
+//
+// # Consistency
+//
+// The file must not change under a reader. Open pins the validator of its
+// first answer: its ETag if strong, else its Last-Modified date. Every later
+// request carries it in If-Range and If-Match (or If-Unmodified-Since). A
+// 200 answer to such a request, a 412, a 416, a 206 whose ETag or
+// Last-Modified differs from the pinned one, or one whose Content-Range
+// gives another total size is an error matching ErrChanged: the File never
+// returns bytes of two versions of the file mixed. A server that gives
+// neither a strong ETag nor a Last-Modified date leaves only the weaker
+// check of the size (and of a weak ETag if any, compared when the answer
+// carries one): a change that keeps the size is not detected.
+//
+// # Errors
+//
+// Every error of a request is an *Error naming the URL (its password
+// removed) and the byte range. A 404 or 410 matches fs.ErrNotExist, a 401
+// or 403 fs.ErrPermission; other 4xx answers are errors, not retried. 5xx
+// answers, failed connections and bodies cut short are retried
+// (DefaultRetries, WithRetries) with a doubling delay; a body still short
+// then matches io.ErrUnexpectedEOF. A server that answers a Range request
+// with the whole file (200) is refused with ErrNoRange rather than
+// downloaded whole: a file larger than the head is not read that way. A 206
+// whose Content-Range does not match the request is ErrProtocol.
+//
+// # Security
+//
+// The server is not trusted. Limits: the head, each block and each
+// read-ahead window are bounded by the options (the read-ahead by a
+// quarter of the cache), the cache by WithCacheSize, retries by
+// WithRetries (MaxRetries at most). A hostile or broken server can:
+//
+//   - serve wrong bytes: the BPX checksums and the decoders' limits of the
+//     packages reading the File still apply, as to a local file;
+//   - fail requests or stall: errors, bounded retries, and the context's
+//     deadline end every request (there is no timeout of the package's
+//     own; give the context a deadline or the client a Timeout).
+//
+// It cannot make the File allocate more than the cache, the read-ahead
+// windows in flight (two at most) and, per concurrent ReadAt, the range
+// that read asked for plus two blocks: a body is read into a buffer sized
+// by the request, never by the server's headers, and at most one byte past
+// the range is read (to detect an overlong body). Answers are never
+// decompressed (the requests ask for the identity encoding).
+package remote
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Errors that a File's methods return wrapped in an *Error.
+var (
+	// ErrChanged means the file on the server changed since Open: another
+	// validator, another size, or a failed If-Range/If-Match condition.
+	ErrChanged = errors.New("remote: file changed on the server")
+
+	// ErrNoRange means the server answered a Range request with the whole
+	// file: it does not support range requests.
+	ErrNoRange = errors.New("remote: server ignores range requests")
+
+	// ErrProtocol means an answer broke HTTP's rules for range requests:
+	// a missing or malformed Content-Range, one that does not match the
+	// request, or a body longer than its range.
+	ErrProtocol = errors.New("remote: protocol error")
+)
+
+// Error is the error of a request: the URL, the byte range [Off, End) it
+// asked for, the HTTP status if one came, and why it failed.
+type Error struct {
+	URL      string // without its password
+	Off, End int64
+	Status   int // HTTP status code, 0 when no answer was read
+	Err      error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("remote: GET %s bytes %d-%d: %v", e.URL, e.Off, e.End-1, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// File is a remote file opened by Open. Its methods may be called
+// concurrently.
+type File struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	cfg    config
+	url    string // for requests
+	name   string // for errors
+	size   int64
+
+	etag     string // strong ETag sent in If-Range and If-Match
+	lastMod  string // Last-Modified, the validator when there is no strong ETag
+	weakETag string // weak ETag, compared when answers carry one
+
+	mu        sync.Mutex
+	closed    bool
+	blocks    map[int64]*list.Element // of *block
+	lru       list.List               // front: most recently used
+	maxBlocks int
+	inflight  map[int64]*call
+	ends      [16]int64 // ends of recent reads, to see sequential reads
+	endPos    int
+	seq       int   // sequential reads in a row that missed
+	raEnd     int64 // end of the read-ahead so far
+	raWin     int64 // last read-ahead window
+	raRunning int
+	wg        sync.WaitGroup
+
+	stats Stats
+}
+
+// Stats counts what a File sent and received.
+type Stats struct {
+	Requests int64 // requests sent, retries included
+	Bytes    int64 // body bytes received
+}
+
+type block struct {
+	idx  int64
+	data []byte
+}
+
+// call is one request for the bytes [start, end), which other reads may
+// wait for.
+type call struct {
+	start, end int64
+	done       chan struct{}
+	data       []byte
+	err        error
+}
+
+// Open opens the file at rawURL (http or https) and fetches its head. ctx
+// bounds this and every later request of the File (see the package doc).
+func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("remote: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("remote: %s: not an http or https URL", u.Redacted())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	f := &File{
+		ctx: ctx, cancel: cancel, cfg: cfg, url: rawURL, name: u.Redacted(),
+		blocks: make(map[int64]*list.Element), inflight: make(map[int64]*call),
+		maxBlocks: cfg.cache / cfg.block,
+	}
+	head, err := f.get(0, int64(cfg.head), true)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	bs := int64(cfg.block)
+	for i := int64(0); i*bs < int64(len(head)); i++ {
+		f.put(i, head[i*bs:min((i+1)*bs, int64(len(head)))])
+	}
+	return f, nil
+}
+
+// Size returns the size of the file, from the first answer.
+func (f *File) Size() int64 { return f.size }
+
+// URL returns the URL the File reads, without its password.
+func (f *File) URL() string { return f.name }
+
+// Validator returns the validator pinned at Open, as sent in If-Range: a
+// strong ETag (with its quotes) or a Last-Modified date; "" if the server
+// gave neither.
+func (f *File) Validator() string {
+	if f.etag != "" {
+		return f.etag
+	}
+	return f.lastMod
+}
+
+// Stats returns the requests sent and bytes received so far.
+func (f *File) Stats() Stats {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stats
+}
+
+// Close ends the requests in flight, waits for the read-ahead to stop and
+// drops the cache. Reads fail afterwards with an error matching
+// fs.ErrClosed.
+func (f *File) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	f.blocks = nil
+	f.lru.Init()
+	f.mu.Unlock()
+	f.cancel()
+	f.wg.Wait()
+	return nil
+}
+
+// ReadAt reads len(p) bytes at off, as io.ReaderAt. It fails with io.EOF
+// when fewer bytes remain.
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("remote: ReadAt %s: negative offset %d", f.name, off)
+	}
+	if off >= f.size {
+		return 0, io.EOF
+	}
+	n := len(p)
+	if int64(n) > f.size-off {
+		n = int(f.size - off)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := f.read(p[:n], off); err != nil {
+		return 0, err
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// part is where one block of a read comes from.
+type part struct {
+	data []byte // a cached block
+	c    *call  // or a request
+}
+
+func (f *File) read(p []byte, off int64) error {
+	bs := int64(f.cfg.block)
+	end := off + int64(len(p))
+	first, last := off/bs, (end-1)/bs
+	parts := make([]part, last-first+1)
+
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return fmt.Errorf("remote: ReadAt %s: %w", f.name, fs.ErrClosed)
+	}
+	runs := f.plan(first, last, func(i int64, data []byte, c *call) {
+		parts[i-first] = part{data, c}
+	})
+	for _, c := range runs {
+		// A read of several blocks asks for its own bytes only.
+		if c.end-c.start > bs {
+			c.start = max(c.start, off)
+			c.end = min(c.end, end)
+		}
+		f.register(c)
+	}
+	ra := f.noteRead(off, end, len(runs) > 0)
+	f.mu.Unlock()
+
+	if ra != nil {
+		go f.prefetch(ra)
+	}
+	for _, c := range runs {
+		f.fetch(c)
+	}
+	for k := range parts {
+		i := first + int64(k)
+		lo, hi := max(off, i*bs), min(end, (i+1)*bs)
+		if d := parts[k].data; d != nil {
+			copy(p[lo-off:hi-off], d[lo-i*bs:])
+			continue
+		}
+		c := parts[k].c
+		<-c.done
+		if c.err != nil {
+			return c.err
+		}
+		copy(p[lo-off:hi-off], c.data[lo-c.start:])
+	}
+	return nil
+}
+
+// plan tells each(i, data, c) where block i of first..last comes from:
+// the cache (data) or a request (c), and returns the new requests, one per
+// run of adjacent missing blocks; f.mu is held. With each nil, cached
+// blocks are not marked as used.
+func (f *File) plan(first, last int64, each func(i int64, data []byte, c *call)) []*call {
+	bs := int64(f.cfg.block)
+	var runs []*call
+	var cur *call
+	for i := first; i <= last; i++ {
+		var data []byte
+		var c *call
+		if el, ok := f.blocks[i]; ok {
+			if each != nil {
+				f.lru.MoveToFront(el)
+			}
+			data = el.Value.(*block).data
+			cur = nil
+		} else if c, ok = f.inflight[i]; ok {
+			cur = nil
+		} else {
+			if cur == nil {
+				cur = &call{start: i * bs, done: make(chan struct{})}
+				runs = append(runs, cur)
+			}
+			cur.end = min((i+1)*bs, f.size)
+			c = cur
+		}
+		if each != nil {
+			each(i, data, c)
+		}
+	}
+	return runs
+}
+
+// register makes the reads of the whole blocks of c wait for it; f.mu is
+// held.
+func (f *File) register(c *call) {
+	bs := int64(f.cfg.block)
+	for i := c.start / bs; i*bs < c.end; i++ {
+		if i*bs >= c.start && min((i+1)*bs, f.size) <= c.end {
+			f.inflight[i] = c
+		}
+	}
+}
+
+// fetch runs the request c and publishes its whole blocks in the cache.
+func (f *File) fetch(c *call) {
+	c.data, c.err = f.get(c.start, c.end, false)
+	bs := int64(f.cfg.block)
+	f.mu.Lock()
+	for i := c.start / bs; i*bs < c.end; i++ {
+		if f.inflight[i] != c {
+			continue
+		}
+		delete(f.inflight, i)
+		if c.err == nil && !f.closed {
+			f.put(i, c.data[i*bs-c.start:min((i+1)*bs, f.size)-c.start])
+		}
+	}
+	f.mu.Unlock()
+	close(c.done)
+}
+
+// put caches block i; f.mu is held.
+func (f *File) put(i int64, data []byte) {
+	if el, ok := f.blocks[i]; ok {
+		f.lru.MoveToFront(el)
+		return
+	}
+	f.blocks[i] = f.lru.PushFront(&block{idx: i, data: data})
+	for f.lru.Len() > f.maxBlocks {
+		el := f.lru.Back()
+		f.lru.Remove(el)
+		delete(f.blocks, el.Value.(*block).idx)
+	}
+}
+
+// seqTrigger is the number of sequential reads in a row that must miss the
+// cache before read-ahead starts: opening a package reads its header, its
+// section table, its object table and its names in a row, which must not
+// start it.
+const seqTrigger = 3
+
+// noteRead records the read [off, end) and returns the read-ahead it
+// starts, if any; f.mu is held.
+func (f *File) noteRead(off, end int64, missed bool) []*call {
+	bs := int64(f.cfg.block)
+	seq := false
+	for _, e := range f.ends {
+		if e > 0 && off >= e-bs && off <= e+bs {
+			seq = true
+			break
+		}
+	}
+	f.ends[f.endPos%len(f.ends)] = end
+	f.endPos++
+	if !seq {
+		if missed {
+			f.seq = 0
+		}
+		return nil
+	}
+	if missed {
+		f.seq++
+	}
+	inWindow := f.raWin > 0 && off < f.raEnd+bs && end >= f.raEnd-f.raWin/2
+	if f.seq < seqTrigger && !inWindow || f.raRunning >= 2 {
+		return nil
+	}
+	maxWin := max(int64(f.cfg.cache)/4, bs)
+	win := min(max(2*f.raWin, 16*bs), maxWin)
+	from := (end + bs - 1) / bs * bs
+	if inWindow {
+		from = max(from, f.raEnd)
+	}
+	if from >= f.size {
+		return nil
+	}
+	to := min(from+win, f.size)
+	f.seq, f.raWin, f.raEnd = 0, win, to
+
+	runs := f.plan(from/bs, (to-1)/bs, nil)
+	for _, c := range runs {
+		f.register(c)
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	f.raRunning++
+	f.wg.Add(1)
+	return runs
+}
+
+// prefetch fetches read-ahead requests.
+func (f *File) prefetch(runs []*call) {
+	defer f.wg.Done()
+	for _, c := range runs {
+		f.fetch(c)
+	}
+	f.mu.Lock()
+	f.raRunning--
+	f.mu.Unlock()
+}
+
+// get fetches the bytes [off, end) with retries. For the head request
+// (head set) it learns the size and pins the validator, and accepts a file
+// shorter than end.
+func (f *File) get(off, end int64, head bool) ([]byte, error) {
+	delay := f.cfg.backoff
+	for attempt := 0; ; attempt++ {
+		data, status, retry, err := f.try(off, end, head)
+		if err == nil {
+			return data, nil
+		}
+		if cerr := f.ctx.Err(); cerr != nil {
+			if !errors.Is(err, cerr) {
+				err = fmt.Errorf("%w: %w", cerr, err)
+			}
+			retry = false
+		}
+		if !retry || attempt >= f.cfg.retries {
+			if retry && attempt > 0 {
+				err = fmt.Errorf("%w (after %d retries)", err, attempt)
+			}
+			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: err}
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-f.ctx.Done():
+			t.Stop()
+			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: fmt.Errorf("%w (while waiting to retry: %v)", f.ctx.Err(), err)}
+		case <-t.C:
+		}
+		delay *= 2
+	}
+}
+
+// try sends one request for [off, end) and reports whether its failure may
+// be retried.
+func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bool, err error) {
+	req, err := http.NewRequestWithContext(f.ctx, http.MethodGet, f.url, nil)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end-1))
+	req.Header.Set("Accept-Encoding", "identity")
+	conditional := false
+	switch {
+	case head:
+	case f.etag != "":
+		req.Header.Set("If-Range", f.etag)
+		req.Header.Set("If-Match", f.etag)
+		conditional = true
+	case f.lastMod != "":
+		req.Header.Set("If-Range", f.lastMod)
+		req.Header.Set("If-Unmodified-Since", f.lastMod)
+		conditional = true
+	}
+	f.mu.Lock()
+	f.stats.Requests++
+	f.mu.Unlock()
+	resp, err := f.cfg.client.Do(req)
+	if err != nil {
+		return nil, 0, true, err
+	}
+	defer resp.Body.Close()
+	status = resp.StatusCode
+	h := resp.Header
+	switch {
+	case status == http.StatusPartialContent:
+		first, last, total, err := parseContentRange(h.Get("Content-Range"))
+		if err != nil {
+			return nil, status, false, err
+		}
+		if head {
+			if total < 0 {
+				return nil, status, false, fmt.Errorf("%w: Content-Range %q gives no size", ErrProtocol, h.Get("Content-Range"))
+			}
+			end = min(end, total)
+		} else if total >= 0 && total != f.size {
+			return nil, status, false, fmt.Errorf("%w: size %d, was %d", ErrChanged, total, f.size)
+		}
+		if first != off || last != end-1 {
+			return nil, status, false, fmt.Errorf("%w: Content-Range %q for bytes %d-%d", ErrProtocol, h.Get("Content-Range"), off, end-1)
+		}
+		if head {
+			f.pin(h)
+			f.size = total
+		} else if err := f.same(h); err != nil {
+			return nil, status, false, err
+		}
+		if resp.ContentLength >= 0 && resp.ContentLength != end-off {
+			return nil, status, false, fmt.Errorf("%w: Content-Length %d for %d bytes", ErrProtocol, resp.ContentLength, end-off)
+		}
+		data, err = f.body(resp.Body, end-off, false)
+		return data, status, !errors.Is(err, ErrProtocol), err
+	case status == http.StatusOK && head:
+		// A whole small file is fine; a large one means no Range support.
+		if resp.ContentLength > end {
+			return nil, status, false, fmt.Errorf("%w: 200 with %d bytes", ErrNoRange, resp.ContentLength)
+		}
+		data, err = f.body(resp.Body, end, true)
+		if err != nil {
+			return nil, status, !errors.Is(err, ErrNoRange), err
+		}
+		if resp.ContentLength >= 0 && int64(len(data)) != resp.ContentLength {
+			return nil, status, true, fmt.Errorf("short body: %d of %d bytes: %w", len(data), resp.ContentLength, io.ErrUnexpectedEOF)
+		}
+		f.pin(h)
+		f.size = int64(len(data))
+		return data, status, false, nil
+	case status == http.StatusOK && conditional && f.unchanged(h):
+		// The pinned validator still holds: the server ignored Range.
+		return nil, status, false, fmt.Errorf("%w: 200 to a Range request", ErrNoRange)
+	case status == http.StatusOK && conditional:
+		return nil, status, false, fmt.Errorf("%w: 200 to If-Range %s", ErrChanged, req.Header.Get("If-Range"))
+	case status == http.StatusOK:
+		return nil, status, false, fmt.Errorf("%w: 200 to a Range request", ErrNoRange)
+	case status == http.StatusRequestedRangeNotSatisfiable && head:
+		// An empty file has no byte 0.
+		if cr := h.Get("Content-Range"); cr == "bytes */0" {
+			f.pin(h)
+			return nil, status, false, nil
+		}
+		return nil, status, false, fmt.Errorf("%w: 416 with Content-Range %q", ErrProtocol, h.Get("Content-Range"))
+	case status == http.StatusPreconditionFailed, status == http.StatusRequestedRangeNotSatisfiable:
+		return nil, status, false, fmt.Errorf("%w: %s", ErrChanged, resp.Status)
+	case status == http.StatusNotFound, status == http.StatusGone:
+		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrNotExist)
+	case status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrPermission)
+	case status >= 500:
+		return nil, status, true, errors.New(resp.Status)
+	default:
+		return nil, status, false, fmt.Errorf("unexpected status %s", resp.Status)
+	}
+}
+
+// body reads n bytes of r, and checks that nothing follows. With upTo,
+// fewer bytes are fine and more mean ErrNoRange.
+func (f *File) body(r io.Reader, n int64, upTo bool) ([]byte, error) {
+	buf := make([]byte, n+1)
+	got, err := io.ReadFull(r, buf)
+	f.mu.Lock()
+	f.stats.Bytes += int64(got)
+	f.mu.Unlock()
+	switch {
+	case int64(got) > n && upTo:
+		return nil, fmt.Errorf("%w: 200 with more than %d bytes", ErrNoRange, n)
+	case int64(got) > n:
+		return nil, fmt.Errorf("%w: body longer than %d bytes", ErrProtocol, n)
+	case int64(got) == n || upTo && (err == io.ErrUnexpectedEOF || err == io.EOF):
+		return buf[:got], nil
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return nil, fmt.Errorf("short body: %d of %d bytes: %w", got, n, io.ErrUnexpectedEOF)
+	case err != nil:
+		return nil, fmt.Errorf("body after %d bytes: %w", got, err)
+	}
+	return nil, fmt.Errorf("short body: %d of %d bytes: %w", got, n, io.ErrUnexpectedEOF)
+}
+
+// pin records the validators of the first answer.
+func (f *File) pin(h http.Header) {
+	etag := h.Get("ETag")
+	switch {
+	case strings.HasPrefix(etag, `"`):
+		f.etag = etag
+	case strings.HasPrefix(etag, `W/`):
+		f.weakETag = etag
+	}
+	if f.etag == "" {
+		f.lastMod = h.Get("Last-Modified")
+	}
+}
+
+// same checks an answer's validators against the pinned ones.
+func (f *File) same(h http.Header) error {
+	etag := h.Get("ETag")
+	switch {
+	case etag != "" && f.etag != "" && etag != f.etag:
+		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.etag)
+	case etag != "" && f.etag == "" && f.weakETag != "" && etag != f.weakETag:
+		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.weakETag)
+	}
+	if lm := h.Get("Last-Modified"); lm != "" && f.lastMod != "" && lm != f.lastMod {
+		return fmt.Errorf("%w: Last-Modified %s, was %s", ErrChanged, lm, f.lastMod)
+	}
+	return nil
+}
+
+// unchanged reports whether an answer carries the pinned validator.
+func (f *File) unchanged(h http.Header) bool {
+	if f.etag != "" {
+		return h.Get("ETag") == f.etag
+	}
+	return f.lastMod != "" && h.Get("Last-Modified") == f.lastMod
+}
