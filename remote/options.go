@@ -8,14 +8,17 @@ import (
 
 // Default settings of Open. Each can be changed with an Option.
 const (
-	// DefaultHeadSize is the size of the first request. 256 KiB holds
-	// the main header, the section table and the object table of a
-	// package of the Go 1.26 source tree ($(go env GOROOT)/src: 157 MB
-	// in 11.5k files, a 25.9 MB package whose object table is 224 KiB and
-	// whose names are 437 KiB), so that opening it costs two requests:
-	// the head, then the rest of the names. Smaller packages usually
-	// fit in the head whole.
-	DefaultHeadSize = 256 << 10
+	// DefaultHeadSize is the size of the first request: 704 KiB. Opening
+	// a package reads its main header, section table, object table and
+	// names; for a package of the Go 1.26 source tree ($(go env
+	// GOROOT)/src, 157 MB in 11.5k files, packed with default options into
+	// 25.9 MB) those are the first 680,036 bytes (object table 229,560,
+	// names 447,268), which the head covers, so that opening it and
+	// listing it costs one request and at most the tables + 64 KiB.
+	// A 256 KiB head would cost four requests there: the names are read
+	// in 32 KiB pieces, each missing block one request. Smaller packages
+	// come whole in the head; for larger tables, raise it.
+	DefaultHeadSize = 704 << 10
 
 	// DefaultBlockSize is the unit of the cache and of the requests
 	// made for small reads.

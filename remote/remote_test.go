@@ -146,6 +146,19 @@ func TestRequests(t *testing.T) {
 	}
 }
 
+// TestDefaultHead checks the first request of the defaults.
+func TestDefaultHead(t *testing.T) {
+	s := newTestServer(t, pattern(1<<20, 2))
+	f, err := Open(context.Background(), s.URL, WithClient(s.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if want := fmt.Sprintf("bytes=0-%d", DefaultHeadSize-1); len(s.ranges) != 1 || s.ranges[0] != want {
+		t.Errorf("ranges %q, want %q", s.ranges, want)
+	}
+}
+
 // TestSameBlockOneRequest checks that concurrent reads of a block being
 // fetched wait for one request.
 func TestSameBlockOneRequest(t *testing.T) {

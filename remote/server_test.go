@@ -174,7 +174,9 @@ func httptestServer(t *testing.T, h http.HandlerFunc) *httptest.Server {
 // open opens the server's file with its client and fast retries.
 func (s *testServer) open(t testing.TB, ctx context.Context, opts ...Option) (*File, error) {
 	t.Helper()
-	opts = append([]Option{WithClient(s.Client()), withBackoff(time.Millisecond)}, opts...)
+	// A 256 KiB head unless the test says otherwise: the tests give
+	// offsets past it.
+	opts = append([]Option{WithClient(s.Client()), withBackoff(time.Millisecond), WithHeadSize(256 << 10)}, opts...)
 	f, err := Open(ctx, s.URL+"/assets.bpx", opts...)
 	if err == nil {
 		t.Cleanup(func() { f.Close() })
