@@ -4,8 +4,6 @@ import (
 	"encoding/hex"
 	"flag"
 	"io"
-
-	"github.com/gobpx/bpx"
 )
 
 // catFlags are the flags of "bpx cat".
@@ -28,12 +26,12 @@ func (f *catFlags) run(e *env, pos []string) int {
 	var src io.Reader
 	switch {
 	case f.section != "" && len(pos) == 1:
-		r, err := bpx.OpenReader(pos[0])
+		r, err := openContainer(pos[0])
 		if err != nil {
 			return e.fail(err)
 		}
 		defer r.Close()
-		s, err := sectionByIndex(&r.Reader, pos[0], f.section)
+		s, err := sectionByIndex(r.Reader, pos[0], f.section)
 		if err != nil {
 			return e.fail(err)
 		}

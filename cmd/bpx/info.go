@@ -64,7 +64,7 @@ func (f *infoFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
 		return e.usageError("want exactly one FILE")
 	}
-	r, err := bpx.OpenReader(pos[0])
+	r, err := openContainer(pos[0])
 	if err != nil {
 		return e.fail(err)
 	}
@@ -75,7 +75,7 @@ func (f *infoFlags) run(e *env, pos []string) int {
 		for _, s := range r.Sections {
 			out.Sections = append(out.Sections, sectionJSON{s.Index, s.Type, s.Flags, s.Pointer, s.CSize, s.USize, s.Checksum})
 		}
-		if p := openPackage(&r.Reader); p != nil {
+		if p := openPackage(r.Reader); p != nil {
 			dead := p.DeadBytes()
 			out.DeadBytes = &dead
 		}
@@ -86,8 +86,8 @@ func (f *infoFlags) run(e *env, pos []string) int {
 		}
 		return exitOK
 	}
-	printInfo(e.Stdout, pos[0], &r.Reader)
-	if p := openPackage(&r.Reader); p != nil {
+	printInfo(e.Stdout, pos[0], r.Reader)
+	if p := openPackage(r.Reader); p != nil {
 		fmt.Fprintf(e.Stdout, "objects:   %d\n", len(p.Objects()))
 		fmt.Fprintf(e.Stdout, "dead bytes: %d in data sections (bpx repack reclaims them)\n", p.DeadBytes())
 	}

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 
 	"github.com/gobpx/bpx/overlay"
-	"github.com/gobpx/bpx/types/pack"
 )
 
 // layerList is a repeatable -L flag: mod packages layered over the base,
@@ -28,14 +27,14 @@ func defineLayers(fs *flag.FlagSet, l *layerList) {
 // layered is a base package with mods layered over it.
 type layered struct {
 	fs   fs.FS
-	pkgs []*pack.Package
+	pkgs []*packageFile
 }
 
 // openLayered opens the base package and the mods, and stacks them.
 func openLayered(base string, mods []string) (*layered, error) {
 	l := &layered{}
 	for _, name := range append([]string{base}, mods...) {
-		p, err := pack.Open(name)
+		p, err := openPack(name)
 		if err != nil {
 			l.Close()
 			return nil, err
@@ -44,7 +43,7 @@ func openLayered(base string, mods []string) (*layered, error) {
 	}
 	layers := make([]fs.FS, len(l.pkgs))
 	for i, p := range l.pkgs {
-		layers[i] = p
+		layers[i] = p.Package
 	}
 	ov, err := overlay.New(layers...)
 	if err != nil {

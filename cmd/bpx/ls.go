@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strconv"
-
-	"github.com/gobpx/bpx/types/pack"
 )
 
 // lsEntry is one object in "bpx ls --json" output.
@@ -41,7 +39,7 @@ func (f *lsFlags) run(e *env, pos []string) int {
 	if len(f.layers) > 0 {
 		return f.runLayered(e, pos[0])
 	}
-	p, err := pack.Open(pos[0])
+	p, err := openPack(pos[0])
 	if err != nil {
 		return e.fail(err)
 	}

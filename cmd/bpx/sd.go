@@ -37,7 +37,7 @@ func (f *sdFlags) run(e *env, pos []string) int {
 		return e.usageError("--depth wants a positive number, got %d", f.depth)
 	}
 	file := pos[0]
-	r, err := bpx.OpenReader(file)
+	r, err := openContainer(file)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -49,7 +49,7 @@ func (f *sdFlags) run(e *env, pos []string) int {
 			return e.fail(fmt.Errorf("%s: no structured-data section (type 0xFE); choose one with -s", file))
 		}
 	} else {
-		if s, err = sectionByIndex(&r.Reader, file, f.section); err != nil {
+		if s, err = sectionByIndex(r.Reader, file, f.section); err != nil {
 			return e.fail(err)
 		}
 	}

@@ -46,7 +46,7 @@ func describePackage(ext [16]byte) string {
 // openObject opens the object named path of the package file name; closing
 // the result closes the package too.
 func openObject(name, path string) (io.ReadCloser, error) {
-	p, err := pack.Open(name)
+	p, err := openPack(name)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func openObject(name, path string) (io.ReadCloser, error) {
 
 type closeBoth struct {
 	io.ReadCloser
-	p *pack.Package
+	p *packageFile
 }
 
 func (c *closeBoth) Close() error {

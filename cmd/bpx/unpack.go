@@ -29,7 +29,7 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 	if len(pos) < 1 {
 		return e.usageError("want PACKAGE [PATH...]")
 	}
-	p, err := pack.Open(pos[0])
+	p, err := openPack(pos[0])
 	if err != nil {
 		return e.fail(err)
 	}

@@ -43,7 +43,7 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 // verifyFile returns every problem found in the named file: a file that
 // does not open is one problem; otherwise each failing section is one.
 func verifyFile(e *env, name string, quiet bool) []error {
-	r, err := bpx.OpenReader(name)
+	r, err := openContainer(name)
 	if err != nil {
 		return []error{err}
 	}
@@ -62,7 +62,7 @@ func verifyFile(e *env, name string, quiet bool) []error {
 		bar.Add(int64(s.StoredSize()))
 	}
 	if check := typeCheckers[r.Header.Type]; check != nil && len(problems) == 0 {
-		if err := check(&r.Reader); err != nil {
+		if err := check(r.Reader); err != nil {
 			problems = append(problems, err)
 		}
 	}

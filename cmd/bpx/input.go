@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/remote"
+	"github.com/gobpx/bpx/types/pack"
+)
+
+// isURL reports whether name is an http:// or https:// URL rather than a
+// file name.
+func isURL(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+}
+
+// remoteClient sends the requests for URLs. A server that accepts the
+// connection but never answers fails after a minute instead of hanging.
+var remoteClient = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	ResponseHeaderTimeout: time.Minute,
+	TLSHandshakeTimeout:   30 * time.Second,
+	IdleConnTimeout:       90 * time.Second,
+	MaxIdleConnsPerHost:   8,
+}}
+
+// openInput opens the file name, or reads the http(s) URL name with range
+// requests. Closing it with close releases either.
+func openInput(name string) (r io.ReaderAt, size int64, close func() error, err error) {
+	if isURL(name) {
+		f, err := remote.Open(context.Background(), name, remote.WithClient(remoteClient))
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return f, f.Size(), f.Close, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return f, fi.Size(), f.Close, nil
+}
+
+// container is an opened BPX file, local or remote.
+type container struct {
+	*bpx.Reader
+	close func() error
+}
+
+// Close closes the file.
+func (c *container) Close() error { return c.close() }
+
+// openContainer opens the BPX file or URL name.
+func openContainer(name string) (*container, error) {
+	if !isURL(name) {
+		rc, err := bpx.OpenReader(name)
+		if err != nil {
+			return nil, err
+		}
+		return &container{&rc.Reader, rc.Close}, nil
+	}
+	r, size, closeInput, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := bpx.NewReader(r, size)
+	if err != nil {
+		closeInput()
+		return nil, err
+	}
+	return &container{rd, closeInput}, nil
+}
+
+// packageFile is an opened package, local or remote.
+type packageFile struct {
+	*pack.Package
+	closeInput func() error // nil for a local file, which Package.Close closes
+}
+
+// Close closes the package and its file.
+func (p *packageFile) Close() error {
+	err := p.Package.Close()
+	if p.closeInput != nil {
+		err = errors.Join(err, p.closeInput())
+	}
+	return err
+}
+
+// openPack opens the package file or URL name.
+func openPack(name string, opts ...pack.Option) (*packageFile, error) {
+	if !isURL(name) {
+		p, err := pack.Open(name, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return &packageFile{Package: p}, nil
+	}
+	r, size, closeInput, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pack.NewReader(r, size, opts...)
+	if err != nil {
+		closeInput()
+		return nil, err
+	}
+	return &packageFile{p, closeInput}, nil
+}
