@@ -59,7 +59,7 @@ func gorootPackage(b *testing.B) []byte {
 func benchServer(b *testing.B) (*testServer, []byte) {
 	data := gorootPackage(b)
 	s := newTestServer(b, data)
-	s.latency = benchLatency
+	s.with(func(ts *testServer) { ts.latency = benchLatency })
 	return s, data
 }
 

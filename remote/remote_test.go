@@ -110,8 +110,8 @@ func TestRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := s.counts(); n != 1 || s.ranges[0] != "bytes=0-262143" {
-		t.Fatalf("Open: %d requests %q, want 1 for bytes=0-262143", n, s.ranges)
+	if n, _ := s.counts(); n != 1 || s.requestRanges()[0] != "bytes=0-262143" {
+		t.Fatalf("Open: %d requests %q, want 1 for bytes=0-262143", n, s.requestRanges())
 	}
 	if f.Validator() != `"v1"` {
 		t.Errorf("Validator = %q", f.Validator())
@@ -131,8 +131,8 @@ func TestRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"bytes=0-262143", fmt.Sprintf("bytes=%d-%d", off, off+150*kib-1), "bytes=917504-983039"}
-	if fmt.Sprint(s.ranges) != fmt.Sprint(want) {
-		t.Errorf("ranges %q, want %q", s.ranges, want)
+	if fmt.Sprint(s.requestRanges()) != fmt.Sprint(want) {
+		t.Errorf("ranges %q, want %q", s.requestRanges(), want)
 	}
 	// The whole blocks of the coalesced request are cached.
 	if _, err := f.ReadAt(make([]byte, 64*kib), 320*kib); err != nil {
@@ -154,8 +154,8 @@ func TestDefaultHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if want := fmt.Sprintf("bytes=0-%d", DefaultHeadSize-1); len(s.ranges) != 1 || s.ranges[0] != want {
-		t.Errorf("ranges %q, want %q", s.ranges, want)
+	if want := fmt.Sprintf("bytes=0-%d", DefaultHeadSize-1); len(s.requestRanges()) != 1 || s.requestRanges()[0] != want {
+		t.Errorf("ranges %q, want %q", s.requestRanges(), want)
 	}
 }
 
@@ -167,7 +167,7 @@ func TestSameBlockOneRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.latency = 50 * time.Millisecond
+	s.with(func(ts *testServer) { ts.latency = 50 * time.Millisecond })
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
@@ -180,7 +180,7 @@ func TestSameBlockOneRequest(t *testing.T) {
 	}
 	wg.Wait()
 	if n, _ := s.counts(); n != 2 {
-		t.Errorf("%d requests (%q), want 2", n, s.ranges)
+		t.Errorf("%d requests (%q), want 2", n, s.requestRanges())
 	}
 }
 
@@ -218,7 +218,7 @@ func TestSmallFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			content := pattern(tc.size, 5)
 			s := newTestServer(t, content)
-			s.noRange = tc.noRange
+			s.with(func(ts *testServer) { ts.noRange = tc.noRange })
 			f, err := s.open(t, context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -242,7 +242,7 @@ func TestSmallFiles(t *testing.T) {
 // most the head's bytes.
 func TestNoRange(t *testing.T) {
 	s := newTestServer(t, pattern(4<<20, 6))
-	s.noRange = true
+	s.with(func(ts *testServer) { ts.noRange = true })
 	_, err := s.open(t, context.Background())
 	if !errors.Is(err, ErrNoRange) {
 		t.Fatalf("Open: %v, want ErrNoRange", err)
@@ -270,7 +270,7 @@ func TestNoRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s3.noRange = true
+	s3.with(func(ts *testServer) { ts.noRange = true })
 	if _, err := f3.ReadAt(make([]byte, 10), 500*kib); !errors.Is(err, ErrNoRange) {
 		t.Errorf("ReadAt: %v, want ErrNoRange", err)
 	}
@@ -296,12 +296,12 @@ func TestChanged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			old := pattern(1<<20, 7)
 			s := newTestServer(t, old)
-			s.etag = tc.etag
-			s.modtime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			s.with(func(ts *testServer) { ts.etag = tc.etag })
+			s.with(func(ts *testServer) { ts.modtime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
 			if tc.etag == "-" {
-				s.etag, s.modtime = "", time.Time{}
+				s.with(func(ts *testServer) { ts.etag, ts.modtime = "", time.Time{} })
 			}
-			s.noCond = tc.noCond
+			s.with(func(ts *testServer) { ts.noCond = tc.noCond })
 			f, err := s.open(t, context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -313,7 +313,7 @@ func TestChanged(t *testing.T) {
 			switch {
 			case tc.etag == "-":
 				s.set(nw, "")
-				s.modtime = time.Time{}
+				s.with(func(ts *testServer) { ts.modtime = time.Time{} })
 			case tc.etag == "":
 				s.set(nw, "")
 			case tc.etag[0] == 'W':
@@ -358,7 +358,7 @@ func TestRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc.set(s, tc.failures)
+			s.with(func(ts *testServer) { tc.set(ts, tc.failures) })
 			got := make([]byte, 100*kib)
 			_, err = f.ReadAt(got, 500*kib)
 			n, _ := s.counts()
@@ -397,7 +397,7 @@ func TestStatusErrors(t *testing.T) {
 	}{{404, fs.ErrNotExist}, {410, fs.ErrNotExist}, {403, fs.ErrPermission}, {401, fs.ErrPermission}, {400, nil}} {
 		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
 			s := newTestServer(t, pattern(1<<20, 10))
-			s.status = tc.status
+			s.with(func(ts *testServer) { ts.status = tc.status })
 			_, err := s.open(t, context.Background())
 			if err == nil {
 				t.Fatal("no error")
@@ -421,7 +421,7 @@ func TestStatusErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.status = 404
+	s.with(func(ts *testServer) { ts.status = 404 })
 	if _, err := f.ReadAt(make([]byte, 1), 600*kib); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadAt after removal: %v", err)
 	}
@@ -430,17 +430,17 @@ func TestStatusErrors(t *testing.T) {
 // TestWrongContentRange checks a 206 for other bytes than asked.
 func TestWrongContentRange(t *testing.T) {
 	s := newTestServer(t, pattern(1<<20, 11))
-	s.shift = 1
+	s.with(func(ts *testServer) { ts.shift = 1 })
 	_, err := s.open(t, context.Background())
 	if !errors.Is(err, ErrProtocol) {
 		t.Fatalf("Open: %v, want ErrProtocol", err)
 	}
-	s.shift = 0
+	s.with(func(ts *testServer) { ts.shift = 0 })
 	f, err := s.open(t, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.shift = -100
+	s.with(func(ts *testServer) { ts.shift = -100 })
 	_, err = f.ReadAt(make([]byte, 10), 700*kib)
 	if !errors.Is(err, ErrProtocol) {
 		t.Fatalf("ReadAt: %v, want ErrProtocol", err)
@@ -456,21 +456,21 @@ func TestWrongContentRange(t *testing.T) {
 func TestSlowServer(t *testing.T) {
 	leakcheck.Check(t)
 	s := newTestServer(t, pattern(1<<20, 12))
-	s.latency = time.Hour
+	s.with(func(ts *testServer) { ts.latency = time.Hour })
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := s.open(t, ctx)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Open: %v, want DeadlineExceeded", err)
 	}
-	s.latency = 0
+	s.with(func(ts *testServer) { ts.latency = 0 })
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel2()
 	f, err := s.open(t, ctx2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.latency = time.Hour
+	s.with(func(ts *testServer) { ts.latency = time.Hour })
 	_, err = f.ReadAt(make([]byte, 10), 700*kib)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("ReadAt: %v, want DeadlineExceeded", err)
@@ -493,7 +493,8 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.latency = time.Hour // the read-ahead's next request stalls
+	// The read-ahead's next request stalls.
+	s.with(func(ts *testServer) { ts.latency = time.Hour })
 	f.mu.Lock()
 	started := f.raWin > 0
 	f.mu.Unlock()
@@ -524,7 +525,7 @@ func TestReadAhead(t *testing.T) {
 	// 2 MiB in 64 KiB blocks is 32 blocks, 28 after the head; read-ahead
 	// windows of 1, 2 and 4 MiB need far fewer requests.
 	if n, _ := s.counts(); n > 10 {
-		t.Errorf("%d requests: %q", n, s.ranges)
+		t.Errorf("%d requests: %q", n, s.requestRanges())
 	}
 }
 
@@ -549,7 +550,7 @@ func TestOptions(t *testing.T) {
 		t.Errorf("%d requests", n)
 	}
 	// The password of a URL stays out of errors.
-	s.status = 404
+	s.with(func(ts *testServer) { ts.status = 404 })
 	_, err := Open(context.Background(), "http://user:secret@"+s.Listener.Addr().String()+"/x", WithClient(s.Client()))
 	if err == nil || bytes.Contains([]byte(err.Error()), []byte("secret")) {
 		t.Errorf("error %v", err)

@@ -53,6 +53,20 @@ func (s *testServer) set(content []byte, etag string) {
 	s.mu.Unlock()
 }
 
+// with changes the server's behaviour.
+func (s *testServer) with(fn func(*testServer)) {
+	s.mu.Lock()
+	fn(s)
+	s.mu.Unlock()
+}
+
+// requestRanges returns the Range header of every request so far.
+func (s *testServer) requestRanges() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.ranges...)
+}
+
 func (s *testServer) counts() (requests, bytes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
