@@ -155,24 +155,23 @@ func BenchmarkReadFile(b *testing.B) {
 // BenchmarkUnpack unpacks the whole package from the URL, and, as the
 // baseline, downloads it with one GET and unpacks it from memory (goal:
 // remote at most 1.0x the baseline's time). The two alternate within each
-// iteration, so that both see the same load; the metrics are each way's
+// iteration, in alternating order, so that both see the same load; the metrics are each way's
 // mean time and their ratio.
 func BenchmarkUnpack(b *testing.B) {
 	s, _ := benchServer(b)
 	var st Stats
 	var remoteTime, baseTime time.Duration
 	n := 0
-	for b.Loop() {
-		dir := b.TempDir()
-		t0 := time.Now()
+	viaRemote := func(dir string) {
 		f, p := openRemote(b, s)
-		if err := p.Unpack(filepath.Join(dir, "remote")); err != nil {
+		if err := p.Unpack(dir); err != nil {
 			b.Fatal(err)
 		}
 		st = f.Stats()
 		p.Close()
 		f.Close()
-		t1 := time.Now()
+	}
+	viaDownload := func(dir string) {
 		resp, err := s.Client().Get(s.URL)
 		if err != nil {
 			b.Fatal(err)
@@ -182,17 +181,31 @@ func BenchmarkUnpack(b *testing.B) {
 		if err != nil || resp.StatusCode != http.StatusOK {
 			b.Fatal(resp.Status, err)
 		}
-		lp, err := pack.NewReader(bytes.NewReader(data), int64(len(data)))
+		p, err := pack.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := lp.Unpack(filepath.Join(dir, "local")); err != nil {
+		if err := p.Unpack(dir); err != nil {
 			b.Fatal(err)
 		}
-		lp.Close()
-		t2 := time.Now()
-		remoteTime += t1.Sub(t0)
-		baseTime += t2.Sub(t1)
+		p.Close()
+	}
+	timed := func(sum *time.Duration, unpack func(string), dir string) {
+		t0 := time.Now()
+		unpack(dir)
+		*sum += time.Since(t0)
+	}
+	for b.Loop() {
+		dir := b.TempDir()
+		// Alternate which goes first, so that a drift of the load
+		// weighs on both.
+		if n%2 == 0 {
+			timed(&remoteTime, viaRemote, filepath.Join(dir, "remote"))
+			timed(&baseTime, viaDownload, filepath.Join(dir, "local"))
+		} else {
+			timed(&baseTime, viaDownload, filepath.Join(dir, "local"))
+			timed(&remoteTime, viaRemote, filepath.Join(dir, "remote"))
+		}
 		n++
 		if err := os.RemoveAll(dir); err != nil {
 			b.Fatal(err)

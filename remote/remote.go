@@ -69,15 +69,17 @@
 //     deadline end every request (there is no timeout of the package's
 //     own; give the context a deadline or the client a Timeout).
 //
-// It cannot make the File allocate more than the cache, the read-ahead
-// windows in flight (two at most) and, per concurrent ReadAt, the range
-// that read asked for plus two blocks: a body is read into a buffer sized
-// by the request, never by the server's headers, and at most one byte past
-// the range is read (to detect an overlong body). Answers are never
+// It cannot make the File hold more than the cache (cached blocks are
+// copies, never slices of a larger buffer), the read-ahead windows in
+// flight (two at most) and, per concurrent ReadAt, the range that read
+// asked for plus two blocks: a body is read into a buffer sized by the
+// request, never by the server's headers, and at most one byte past the
+// range is read (to detect an overlong body). Answers are never
 // decompressed (the requests ask for the identity encoding).
 package remote
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"errors"
@@ -201,7 +203,7 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
 	}
 	bs := int64(cfg.block)
 	for i := int64(0); i*bs < int64(len(head)); i++ {
-		f.put(i, head[i*bs:min((i+1)*bs, int64(len(head)))])
+		f.put(i, bytes.Clone(head[i*bs:min((i+1)*bs, int64(len(head)))]))
 	}
 	return f, nil
 }
@@ -375,14 +377,21 @@ func (f *File) register(c *call) {
 func (f *File) fetch(c *call) {
 	c.data, c.err = f.get(c.start, c.end, false)
 	bs := int64(f.cfg.block)
+	// The cache holds copies: a block must not keep a large request's
+	// buffer alive, or the cache's bound would not bound memory.
+	first := (c.start + bs - 1) / bs
+	var copies [][]byte
+	for i := first; c.err == nil && i*bs < c.end && min((i+1)*bs, f.size) <= c.end; i++ {
+		copies = append(copies, bytes.Clone(c.data[i*bs-c.start:min((i+1)*bs, f.size)-c.start]))
+	}
 	f.mu.Lock()
 	for i := c.start / bs; i*bs < c.end; i++ {
 		if f.inflight[i] != c {
 			continue
 		}
-		delete(f.inflight, i)
+		delete(f.inflight, i) // registered blocks are whole: i >= first
 		if c.err == nil && !f.closed {
-			f.put(i, c.data[i*bs-c.start:min((i+1)*bs, f.size)-c.start])
+			f.put(i, copies[i-first])
 		}
 	}
 	f.mu.Unlock()
@@ -431,7 +440,9 @@ func (f *File) noteRead(off, end int64, missed bool) []*call {
 	if missed {
 		f.seq++
 	}
-	inWindow := f.raWin > 0 && off < f.raEnd+bs && end >= f.raEnd-f.raWin/2
+	// Once started, the read-ahead goes on while the reads near its end,
+	// or overtake it.
+	inWindow := f.raWin > 0 && (missed || off < f.raEnd+bs && end >= f.raEnd-f.raWin/2)
 	if f.seq < seqTrigger && !inWindow || f.raRunning >= 2 {
 		return nil
 	}

@@ -141,6 +141,14 @@ func TestRequests(t *testing.T) {
 	if n, _ := s.counts(); n != 3 {
 		t.Errorf("%d requests, want 3", n)
 	}
+	// Cached blocks are copies, not slices of the requests' buffers.
+	f.mu.Lock()
+	for el := f.lru.Front(); el != nil; el = el.Next() {
+		if d := el.Value.(*block).data; cap(d) != DefaultBlockSize {
+			t.Errorf("block %d: capacity %d", el.Value.(*block).idx, cap(d))
+		}
+	}
+	f.mu.Unlock()
 	if st := f.Stats(); st.Requests != 3 || st.Bytes != 256*kib+150*kib+64*kib {
 		t.Errorf("Stats = %+v", st)
 	}
