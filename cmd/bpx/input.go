@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobpx/bpx"
@@ -20,21 +21,21 @@ func isURL(name string) bool {
 	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
 }
 
-// remoteClient sends the requests for URLs. A server that accepts the
-// connection but never answers fails after a minute instead of hanging.
-var remoteClient = &http.Client{Transport: &http.Transport{
-	Proxy:                 http.ProxyFromEnvironment,
-	ResponseHeaderTimeout: time.Minute,
-	TLSHandshakeTimeout:   30 * time.Second,
-	IdleConnTimeout:       90 * time.Second,
-	MaxIdleConnsPerHost:   8,
-}}
+// remoteClient returns the client that sends the requests for URLs: the
+// default transport's settings, and a server that accepts the connection
+// but never answers fails after a minute instead of hanging. Made on first
+// use: local files need none of it.
+var remoteClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = time.Minute
+	return &http.Client{Transport: t}
+})
 
 // openInput opens the file name, or reads the http(s) URL name with range
 // requests. Closing it with close releases either.
 func openInput(name string) (r io.ReaderAt, size int64, close func() error, err error) {
 	if isURL(name) {
-		f, err := remote.Open(context.Background(), name, remote.WithClient(remoteClient))
+		f, err := remote.Open(context.Background(), name, remote.WithClient(remoteClient()))
 		if err != nil {
 			return nil, 0, nil, err
 		}
