@@ -27,7 +27,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bpx-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 . "$repo/bench/lib.sh"
 
-(cd "$repo" && go build -o "$work/bpx" ./cmd/bpx)
+# Static, as the README installs it (see there).
+(cd "$repo" && CGO_ENABLED=0 go build -o "$work/bpx" ./cmd/bpx)
 bpx="$work/bpx"
 corpus=${1:-$(go env GOROOT)/src}
 

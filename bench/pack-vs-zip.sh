@@ -31,7 +31,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bpx-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-(cd "$repo" && go build -o "$work/bpx" ./cmd/bpx)
+# Static, as the README installs it (see there).
+(cd "$repo" && CGO_ENABLED=0 go build -o "$work/bpx" ./cmd/bpx)
 bpx="$work/bpx"
 
 if [ $# -gt 0 ]; then

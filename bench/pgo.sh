@@ -13,7 +13,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bpx-pgo.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 # Build without the current profile, so the new one does not feed on it.
-(cd "$repo" && go build -pgo=off -o "$work/bpx" ./cmd/bpx)
+(cd "$repo" && CGO_ENABLED=0 go build -pgo=off -o "$work/bpx" ./cmd/bpx)
 bpx="$work/bpx"
 prof() { name=$1; shift; BPX_CPUPROFILE="$work/$name.prof" "$bpx" "$@" >/dev/null; }
 
