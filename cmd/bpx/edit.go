@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,42 +78,7 @@ func (f *addFlags) run(e *env, pos []string) int {
 		}
 		names = append(names, name)
 	}
-	return f.edit(e, pos[0], func(ed *pack.Editor) error {
-		for _, name := range names {
-			if err := addPath(ed, root, name); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// addPath adds the file name of root, or every regular file below the
-// directory name, as objects named by their paths in root.
-func addPath(ed *pack.Editor, root fs.FS, name string) error {
-	return fs.WalkDir(root, name, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", p)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		src, err := root.Open(p)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		w, err := ed.CreateSized(p, info.Size())
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(w, src)
-		return err
-	})
+	return f.edit(e, pos[0], func(ed *pack.Editor) error { return ed.AddFS(root, names...) })
 }
 
 // rmFlags are the flags of "bpx rm".

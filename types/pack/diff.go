@@ -261,29 +261,10 @@ func WritePatch(w *Writer, a, b fs.FS, changes []Change) error {
 				removals = append(removals, name)
 			}
 		case Added, Modified:
-			if err := copyFile(w, b, c.Name, fb[c.Name].size); err != nil {
+			if err := addTree(b, c.Name, w.CreateSized, w.finishObject); err != nil {
 				return err
 			}
 		}
 	}
 	return w.Remove(removals...)
-}
-
-// copyFile adds the file name of fsys, of size bytes, to w.
-func copyFile(w *Writer, fsys fs.FS, name string, size int64) error {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ow, err := w.CreateSized(name, size)
-	if err != nil {
-		return err
-	}
-	if wt, ok := f.(io.WriterTo); ok {
-		_, err = wt.WriteTo(ow)
-	} else {
-		_, err = io.Copy(ow, f)
-	}
-	return err
 }

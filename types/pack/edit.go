@@ -195,31 +195,19 @@ func (e *Editor) create(name string, size int64) (io.Writer, error) {
 }
 
 // AddFS adds every regular file of fsys as an object named by its path,
-// replacing objects of the same names, like Writer.AddFS.
-func (e *Editor) AddFS(fsys fs.FS) error {
-	return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+// replacing objects of the same names, like Writer.AddFS; given paths, it
+// adds only those files and the trees of those directories, still named by
+// their whole paths in fsys.
+func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	for _, p := range paths {
+		if err := addTree(fsys, p, e.CreateSized, nil); err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		f, err := fsys.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w, err := e.CreateSized(name, info.Size())
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(w, f)
-		return err
-	})
+	}
+	return nil
 }
 
 // Remove removes the object name or, if name is a directory, every object

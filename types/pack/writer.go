@@ -284,12 +284,17 @@ func (w *Writer) finishObject() error {
 // walking in lexical order (fs.WalkDir), like zip.Writer.AddFS. Directories
 // are implied by the names; other file types are an error.
 func (w *Writer) AddFS(fsys fs.FS) error {
-	return fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
+	return addTree(fsys, ".", w.CreateSized, w.finishObject)
+}
+
+// addTree walks the tree of fsys at root in lexical order and copies each
+// regular file into the writer create returns for its name and size, then
+// calls done (if not nil). Directories are implied by the names; other
+// file types are an error.
+func addTree(fsys fs.FS, root string, create func(name string, size int64) (io.Writer, error), done func() error) error {
+	return fs.WalkDir(fsys, root, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
-		}
-		if d.IsDir() {
-			return nil
 		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
@@ -303,14 +308,17 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 			return err
 		}
 		defer f.Close()
-		ow, err := w.CreateSized(name, info.Size())
+		ow, err := create(name, info.Size())
 		if err != nil {
 			return err
 		}
 		if _, err := io.Copy(ow, f); err != nil {
 			return err
 		}
-		return w.finishObject()
+		if done != nil {
+			return done()
+		}
+		return nil
 	})
 }
 
