@@ -331,6 +331,21 @@ func (w *Writer) Close() error {
 	return err
 }
 
+// Abort gives up the container: nothing is written to the underlying
+// writer, the temporary files are removed, and every later call, Close
+// included, fails with err (or an error saying the Writer was aborted
+// when err is nil). For callers that hit an error of their own halfway
+// through, where Close would write what was created so far.
+func (w *Writer) Abort(err error) {
+	if err == nil {
+		err = errors.New("bpx: writer aborted")
+	}
+	w.fail(err)
+	if !w.closed {
+		w.Close()
+	}
+}
+
 // cleanup releases every body and removes the temporary files.
 func (w *Writer) cleanup() error {
 	var err error

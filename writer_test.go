@@ -580,3 +580,28 @@ func TestOnlyVersions1And2AreWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestAbort: an aborted Writer writes nothing, leaves no temporary file
+// and fails from then on.
+func TestAbort(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	w := bpx.NewWriter(&out, bpx.WithTempDir(dir), bpx.WithSpoolThreshold(0))
+	if err := w.WriteSection(1, bpx.SectionOptions{Compression: bpx.CompressZlib}, textData(100000, 3)); err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("caller gave up")
+	w.Abort(cause)
+	if err := w.Close(); err == nil {
+		t.Error("Close after Abort succeeded")
+	}
+	if _, err := w.CreateSection(2, bpx.SectionOptions{}); err == nil {
+		t.Error("CreateSection after Abort succeeded")
+	}
+	if out.Len() != 0 {
+		t.Errorf("%d bytes written after Abort", out.Len())
+	}
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

@@ -93,18 +93,20 @@ func (f *diffFlags) trouble(e *env, err error) int {
 	return exitUsage
 }
 
-// openTree opens a package file or a directory as an fs.FS.
+// openTree opens a directory, a package file or a package URL as an fs.FS.
 func openTree(name string) (fs.FS, func(), error) {
-	fi, err := os.Stat(name)
+	if !isURL(name) {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if fi.IsDir() {
+			return os.DirFS(name), func() {}, nil
+		}
+	}
+	p, err := openPack(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if fi.IsDir() {
-		return os.DirFS(name), func() {}, nil
-	}
-	p, err := pack.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return p, func() { p.Close() }, nil
+	return p.Package, func() { p.Close() }, nil
 }

@@ -76,8 +76,9 @@ func (f *infoFlags) run(e *env, pos []string) int {
 			out.Sections = append(out.Sections, sectionJSON{s.Index, s.Type, s.Flags, s.Pointer, s.CSize, s.USize, s.Checksum})
 		}
 		if p := openPackage(r.Reader); p != nil {
-			dead := p.DeadBytes()
-			out.DeadBytes = &dead
+			if dead, err := p.DeadBytes(); err == nil {
+				out.DeadBytes = &dead
+			}
 		}
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
@@ -89,7 +90,9 @@ func (f *infoFlags) run(e *env, pos []string) int {
 	printInfo(e.Stdout, pos[0], r.Reader)
 	if p := openPackage(r.Reader); p != nil {
 		fmt.Fprintf(e.Stdout, "objects:   %d\n", len(p.Objects()))
-		fmt.Fprintf(e.Stdout, "dead bytes: %d in data sections (bpx repack reclaims them)\n", p.DeadBytes())
+		if dead, err := p.DeadBytes(); err == nil {
+			fmt.Fprintf(e.Stdout, "dead bytes: %d in data sections (bpx repack reclaims them)\n", dead)
+		}
 	}
 	return exitOK
 }

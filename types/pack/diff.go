@@ -170,8 +170,8 @@ type sectionMatcher struct {
 }
 
 func newSectionMatcher(a, b *Package) *sectionMatcher {
-	if a == nil || b == nil || a.Revision != 2 || b.Revision != 2 {
-		return nil
+	if a == nil || b == nil || a.Revision != 2 || b.Revision != 2 || a.checkSpans(true) != nil || b.checkSpans(true) != nil {
+		return nil // objects that overlap over many sections: hash them instead
 	}
 	return &sectionMatcher{a: a, b: b, memo: map[[2]int]bool{}}
 }
@@ -203,9 +203,7 @@ func (m *sectionMatcher) alike(x, y int) bool {
 	s, t := m.a.Reader.Sections[x], m.b.Reader.Sections[y]
 	eq := s.Flags == t.Flags && s.CSize == t.CSize && s.USize == t.USize && s.Checksum == t.Checksum
 	if eq {
-		bs, err1 := io.ReadAll(s.OpenRaw())
-		bt, err2 := io.ReadAll(t.OpenRaw())
-		eq = err1 == nil && err2 == nil && bytes.Equal(bs, bt)
+		eq = sameBytes(s.OpenRaw(), t.OpenRaw())
 	}
 	m.memo[[2]int{x, y}] = eq
 	return eq
@@ -267,4 +265,20 @@ func WritePatch(w *Writer, a, b fs.FS, changes []Change) error {
 		}
 	}
 	return w.Remove(removals...)
+}
+
+// sameBytes compares two readers of equal length in 64 KiB pieces,
+// stopping at the first difference or error.
+func sameBytes(x, y io.Reader) bool {
+	bx, by := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		nx, errx := io.ReadFull(x, bx)
+		ny, erry := io.ReadFull(y, by)
+		if nx != ny || !bytes.Equal(bx[:nx], by[:ny]) {
+			return false
+		}
+		if errx != nil || erry != nil {
+			return (errx == io.EOF || errx == io.ErrUnexpectedEOF) && errx == erry
+		}
+	}
 }

@@ -257,6 +257,20 @@ func TestUnpackFS(t *testing.T) {
 			t.Error("UnpackFS wrote through a symbolic link")
 		}
 	}
+	// A directory that is a symbolic link in dir is not written through.
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o755)
+	if err := os.Symlink(real, filepath.Join(dir, "linkdir")); err == nil {
+		if err := pack.UnpackFS(dir, fstest.MapFS{"linkdir/f": {Data: []byte("x")}}); err == nil {
+			t.Error("UnpackFS wrote through a symbolic link to a directory")
+		}
+		if err := pack.UnpackFS(dir, fstest.MapFS{"linkdir/f": {Data: []byte("x")}}, pack.WithPaths("linkdir/f")); err == nil {
+			t.Error("UnpackFS wrote through a symbolic link to a parent directory")
+		}
+		if _, err := os.Stat(filepath.Join(real, "f")); err == nil {
+			t.Error("a file appeared behind the link")
+		}
+	}
 	if err := pack.UnpackFS(dir, m, pack.WithPaths("nothing")); err == nil {
 		t.Error("WithPaths of a missing name succeeded")
 	}

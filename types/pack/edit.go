@@ -33,7 +33,9 @@ import (
 // Only revision 2 packages (container version 2, with an object table) can
 // be edited; Unpack and a Writer repack the others. Objects whose names are
 // not valid fs paths (see Package.InvalidPaths) are kept as they are and
-// cannot be addressed by name. An Editor is not safe for concurrent use; the
+// cannot be addressed by name; sections of other types than the object
+// table, strings, metadata and data are not kept. An Editor is not safe
+// for concurrent use; the
 // source Package must stay open until Close returns. Always call Close: it
 // also removes the temporary files.
 type Editor struct {
@@ -84,13 +86,12 @@ func (e *Editor) load() error {
 	if p.Revision != 2 {
 		return fmt.Errorf("%w: revision %d package (only revision 2 can be edited; repack it): %w", ErrNotEditable, p.Revision, bpx.ErrUnsupported)
 	}
+	if err := p.checkSpans(false); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotEditable, err)
+	}
 	for i := range p.objects {
-		o := &p.objects[i]
-		if o.NameErr != nil {
+		if o := &p.objects[i]; o.NameErr != nil {
 			return fmt.Errorf("%w: object %d: %w", ErrNotEditable, i, o.NameErr)
-		}
-		if _, err := p.segments(o); err != nil {
-			return fmt.Errorf("%w: %w", ErrNotEditable, err)
 		}
 	}
 	bad := p.InvalidPaths()
@@ -104,8 +105,13 @@ func (e *Editor) load() error {
 	return nil
 }
 
-// add records a file, counting it in its parent directories.
+// add records a file, counting it in its parent directories. Objects kept
+// verbatim under the same name (duplicates) go: the name is now this
+// file's.
 func (e *Editor) add(name string, en *editEntry) {
+	if len(e.keep) > 0 {
+		e.keep = slices.DeleteFunc(e.keep, func(i int) bool { return e.src.objects[i].Name == name })
+	}
 	e.files[name] = en
 	for d := name; ; {
 		i := strings.LastIndexByte(d, '/')
@@ -429,7 +435,9 @@ func (e *Editor) Close() error {
 		o := &p.objects[i]
 		start, offset := uint32(head), uint32(0) // an empty object points anywhere valid
 		if segs := segsOf[i]; len(segs) > 0 {
-			start, offset = newIdx[segs[0].sec], o.Offset
+			// The first segment's own offset: it differs from Offset
+			// when the object starts at the very end of a section.
+			start, offset = newIdx[segs[0].sec], uint32(segs[0].off)
 			if sq := squeezed[segs[0].sec]; sq != nil {
 				offset = uint32(sq.shift(segs[0].off))
 			}
@@ -461,15 +469,12 @@ func (e *Editor) Close() error {
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(e.ext.Marshal())
 	tables := e.nw.tableOptions()
-	if err := bw.WriteSection(SectionObjectTable, tables, table); err != nil {
-		bw.Close()
-		return err
-	}
-	if err := bw.WriteSection(SectionStrings, tables, strs.Bytes()); err != nil {
-		bw.Close()
-		return err
+	err = bw.WriteSection(SectionObjectTable, tables, table)
+	if err == nil {
+		err = bw.WriteSection(SectionStrings, tables, strs.Bytes())
 	}
 	switch {
+	case err != nil:
 	case e.meta && e.nw.meta != nil:
 		err = bw.WriteSection(SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, e.nw.meta)
 	case !e.meta && srcMeta != nil:
@@ -491,10 +496,11 @@ func (e *Editor) Close() error {
 		}
 		err = bw.CopySection(s)
 	}
-	if cerr := bw.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		bw.Abort(err) // write nothing of a failed edit
+		return err
 	}
-	return err
+	return bw.Close()
 }
 
 // squeeze is the compaction of one data section: the byte ranges that
@@ -536,20 +542,32 @@ func (sq *squeeze) shift(off uint64) uint64 {
 }
 
 // writeSqueezed writes the live ranges of the source section s as a new
-// data section.
+// data section, streaming: dead ranges are read and discarded.
 func (e *Editor) writeSqueezed(bw *bpx.Writer, s *bpx.Section, sq *squeeze) error {
-	data, err := s.Data()
+	r, err := s.Open()
 	if err != nil {
 		return err
 	}
-	parts := make([][]byte, len(sq.live))
-	for i, r := range sq.live {
-		if r[1] > uint64(len(data)) {
-			return bpx.NewFormatError(0, "section %d: %d bytes, objects use up to %d", s.Index, len(data), r[1])
-		}
-		parts[i] = data[r[0]:r[1]]
+	defer r.Close()
+	w, err := bw.CreateSection(SectionData, e.nw.dataOptions())
+	if err != nil {
+		return err
 	}
-	return bw.WriteSection(SectionData, e.nw.dataOptions(), parts...)
+	var pos uint64
+	for _, lr := range sq.live {
+		if _, err := io.CopyN(io.Discard, r, int64(lr[0]-pos)); err != nil {
+			return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
+		}
+		if _, err := io.CopyN(w, r, int64(lr[1]-lr[0])); err != nil {
+			return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
+		}
+		pos = lr[1]
+	}
+	// Read to the end, so that the section's checksum is verified.
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
+	}
+	return nil
 }
 
 // EditFile edits the package file name in place: it opens it, lets edit
@@ -579,8 +597,8 @@ func editFile(name, out string, edit func(e *Editor) error, wrap func(io.Writer)
 			w = wrap(w)
 		}
 		ed := NewEditor(w, p, opts...)
+		defer ed.nw.cleanup() // also if edit panics; twice is harmless
 		if err := edit(ed); err != nil {
-			ed.nw.cleanup()
 			return err
 		}
 		return ed.Close()

@@ -125,8 +125,8 @@ func TestEditReplaceCopiesUntouchedSections(t *testing.T) {
 		if !slices.Equal(after[:len(before)], before) {
 			t.Errorf("%v: untouched data sections were re-encoded", c)
 		}
-		if p.DeadBytes() == 0 || p.DeadBytes() > uint64(len(tree["dir1/file05.txt"].Data)) {
-			t.Errorf("%v: DeadBytes = %d, want the replaced object's %d", c, p.DeadBytes(), len(tree["dir1/file05.txt"].Data))
+		if dead, err := p.DeadBytes(); err != nil || dead == 0 || dead > uint64(len(tree["dir1/file05.txt"].Data)) {
+			t.Errorf("%v: DeadBytes = %d, %v, want the replaced object's %d", c, dead, err, len(tree["dir1/file05.txt"].Data))
 		}
 		if !p.isClean() {
 			t.Errorf("%v: names of the edited package are not in path order", c)
@@ -284,14 +284,17 @@ func TestEditCompact(t *testing.T) {
 	out := edited(t, src, func(e *Editor) error { return e.Remove("dir2/file06.txt") })
 	p := openBytes(t, out)
 	checkTree(t, p, want)
-	dead := p.DeadBytes()
+	dead, err := p.DeadBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if dead != uint64(len(tree["dir2/file06.txt"].Data)) {
 		t.Fatalf("DeadBytes = %d, want %d", dead, len(tree["dir2/file06.txt"].Data))
 	}
 	out = edited(t, out, func(e *Editor) error { e.Compact(); return nil })
 	p = openBytes(t, out)
 	checkTree(t, p, want)
-	if d := p.DeadBytes(); d != 0 {
+	if d, _ := p.DeadBytes(); d != 0 {
 		t.Errorf("DeadBytes = %d after Compact", d)
 	}
 	after := storedSections(t, p)
@@ -503,4 +506,86 @@ func objectEntry(size uint64, name, start, offset uint32) []byte {
 	b = binary.LittleEndian.AppendUint32(b, name)
 	b = binary.LittleEndian.AppendUint32(b, start)
 	return binary.LittleEndian.AppendUint32(b, offset)
+}
+
+// TestEditReviewCases: an object that starts at the very end of a section
+// keeps its bytes; a failed Close writes nothing; a name held by kept
+// duplicates is taken over by Create; objects that overlap over very many
+// sections are refused instead of costing objects × sections.
+func TestEditReviewCases(t *testing.T) {
+	// x: 5 bytes from offset 10 of a 10-byte section, so all in the next.
+	b := rawPackage(t, 2, [16]byte{}, []rawSection{
+		{typ: SectionObjectTable, data: objectEntry(5, 0, 2, 10)},
+		{typ: SectionStrings, data: []byte("x\x00")},
+		{typ: SectionData, data: []byte("0123456789")},
+		{typ: SectionData, data: []byte("abcdefghijklmnopqrst")},
+	})
+	if got, err := openBytes(t, b).ReadFile("x"); err != nil || string(got) != "abcde" {
+		t.Fatalf("source: %q, %v", got, err)
+	}
+	for _, compact := range []bool{false, true} {
+		out := edited(t, b, func(e *Editor) error {
+			if compact {
+				e.Compact()
+			}
+			return nil
+		})
+		if got, err := openBytes(t, out).ReadFile("x"); err != nil || string(got) != "abcde" {
+			t.Errorf("compact %v: x = %q, %v, want abcde", compact, got, err)
+		}
+	}
+
+	// A section whose dead bytes are damaged fails Compact: nothing is
+	// written to the destination.
+	src := pkgBytes(t, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("a"), 100)}, "b": {Data: bytes.Repeat([]byte("b"), 100)}},
+		WithCompression(bpx.CompressNone), WithSectionSize(1<<20))
+	bad := bytes.Clone(src)
+	i := bytes.Index(bad, bytes.Repeat([]byte("a"), 100))
+	bad[i] = 'X' // inside a's bytes, dead once a is removed
+	var out bytes.Buffer
+	e := NewEditor(&out, openBytes(t, bad))
+	e.Remove("a")
+	e.Compact()
+	if err := e.Close(); !errors.Is(err, bpx.ErrChecksum) {
+		t.Errorf("Close = %v, want ErrChecksum", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a failed Close wrote %d bytes", out.Len())
+	}
+
+	// Duplicates are kept verbatim until Create takes their name.
+	var dup bytes.Buffer
+	w := NewWriter(&dup, AllowInvalidNames())
+	for _, s := range []string{"one", "two"} {
+		f, _ := w.Create("x")
+		io.WriteString(f, s)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := openBytes(t, edited(t, dup.Bytes(), func(e *Editor) error {
+		f, err := e.Create("x")
+		if err == nil {
+			_, err = io.WriteString(f, "three")
+		}
+		return err
+	}))
+	if got, err := p.ReadFile("x"); err != nil || string(got) != "three" || len(p.Objects()) != 1 {
+		t.Errorf("x = %q, %v with %d objects, want three alone", got, err, len(p.Objects()))
+	}
+
+	// n objects each spanning n one-byte sections.
+	const n = 300
+	secs := []rawSection{{typ: SectionObjectTable}, {typ: SectionStrings, data: []byte("o\x00")}}
+	for range n {
+		secs[0].data = append(secs[0].data, objectEntry(n, 0, 2, 0)...)
+		secs = append(secs, rawSection{typ: SectionData, data: []byte{1}})
+	}
+	hostile := openBytes(t, rawPackage(t, 2, [16]byte{}, secs))
+	if _, err := NewEditor(io.Discard, hostile).Create("y"); !errors.Is(err, bpx.ErrTooLarge) {
+		t.Errorf("overlapping spans: %v, want ErrTooLarge", err)
+	}
+	if _, err := hostile.DeadBytes(); !errors.Is(err, bpx.ErrTooLarge) {
+		t.Errorf("DeadBytes of overlapping spans: %v, want ErrTooLarge", err)
+	}
 }

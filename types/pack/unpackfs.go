@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 )
 
 // UnpackFS writes the regular files of any fs.FS, such as a stack of
@@ -45,8 +46,12 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 	for _, r := range roots {
 		// The parents of a selected path, then the path's tree.
 		if d := path.Dir(r); d != "." {
-			if err := root.MkdirAll(d, 0o755); err != nil {
-				return &fs.PathError{Op: "unpack", Path: d, Err: err}
+			var made string
+			for _, elem := range strings.Split(d, "/") {
+				made = path.Join(made, elem)
+				if err := mkdirIn(root, made); err != nil {
+					return err
+				}
 			}
 		}
 		err := fs.WalkDir(fsys, r, func(name string, d fs.DirEntry, err error) error {
@@ -57,10 +62,7 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 				if name == "." {
 					return nil
 				}
-				if err := root.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-					return &fs.PathError{Op: "unpack", Path: name, Err: err}
-				}
-				return nil
+				return mkdirIn(root, name)
 			case !d.Type().IsRegular():
 				return &fs.PathError{Op: "unpack", Path: name, Err: errors.New("not a regular file")}
 			}
@@ -75,6 +77,23 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 		}
 	}
 	return nil
+}
+
+// mkdirIn makes the directory name under root, or accepts an existing
+// one; an existing symbolic link or file there is refused, so nothing is
+// written through a link (os.Root would follow one that stays inside).
+func mkdirIn(root *os.Root, name string) error {
+	err := root.Mkdir(name, 0o755)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		if fi, lerr := root.Lstat(name); lerr == nil && fi.IsDir() {
+			return nil
+		}
+		err = errors.New("exists and is not a directory (a symbolic link is never followed)")
+	}
+	return &fs.PathError{Op: "unpack", Path: name, Err: err}
 }
 
 // unpackFile copies the file name of fsys to the same name under root.
