@@ -48,6 +48,10 @@ for dir in $dirs; do
 		# shellcheck disable=SC2086 # $parallel is empty or two words
 		if go test -run '^$' -fuzz "^$t\$" -fuzztime "$duration" $parallel "$dir" >"$out" 2>&1; then
 			status=ok
+		elif grep -q 'context deadline exceeded' "$out" && ! grep -q 'Failing input written\|failure while testing seed' "$out"; then
+			# Go before 1.27 can report the end of -fuzztime as a failure
+			# with no input (https://go.dev/issue/75804): not a finding.
+			status="ok (go.dev/issue/75804 at the deadline)"
 		else
 			status=FAIL
 			failed=1
