@@ -128,9 +128,15 @@ func (w *Writer) mergeRemovals() error {
 		}
 		names = old
 	}
+	// The list already there is kept as it is; names given to Remove
+	// are added unless it holds them.
 	seen := make(map[string]bool, len(names)+len(w.removed))
-	var list []sd.Value
-	for _, n := range append(names, w.removed...) {
+	list := make([]sd.Value, 0, len(names)+len(w.removed))
+	for _, n := range names {
+		seen[n] = true
+		list = append(list, sd.String(n))
+	}
+	for _, n := range w.removed {
 		if !seen[n] {
 			seen[n] = true
 			list = append(list, sd.String(n))
