@@ -1,30 +1,33 @@
 package bpx
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/gobpx/bpx/bpxerr"
 )
 
 // Sentinel errors. Every error returned by this module for bad input,
 // failed verification or an unsupported feature matches one of these with
-// errors.Is.
+// errors.Is. They are the errors of package [bpxerr], re-exported, so that
+// errors of the packages usable without the container (sd, strings) match
+// them too.
 var (
 	// ErrFormat is returned when the input is not a well-formed BPX
 	// container: bad signature, truncated header or table, a section that
 	// points outside the file, a stream that decodes to the wrong size.
-	ErrFormat = errors.New("bpx: invalid format")
+	ErrFormat = bpxerr.ErrFormat
 
 	// ErrChecksum is returned when the header checksum or a section
 	// checksum does not match the data.
-	ErrChecksum = errors.New("bpx: checksum mismatch")
+	ErrChecksum = bpxerr.ErrChecksum
 
 	// ErrUnsupported is returned for a version, compression or feature
 	// this package does not implement (or that an option disabled).
-	ErrUnsupported = errors.New("bpx: unsupported feature")
+	ErrUnsupported = bpxerr.ErrUnsupported
 
 	// ErrTooLarge is returned when the input exceeds one of the
 	// configured limits (section count, section size, xz dictionary).
-	ErrTooLarge = errors.New("bpx: limit exceeded")
+	ErrTooLarge = bpxerr.ErrTooLarge
 )
 
 // FormatError describes malformed input: what was wrong and at which byte

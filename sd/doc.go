@@ -10,6 +10,12 @@
 // reader show them; [Decode] resolves those names and
 // [WithDebugNames] writes them.
 //
+// The package works on byte slices and does not depend on the container
+// package bpx or on any compression library, so that BPXSD can serve
+// outside BPX files (a network protocol, a save file), as the spec intends.
+// Its errors still match bpx.ErrFormat and bpx.ErrTooLarge, which are the
+// sentinels of the leaf package bpxerr.
+//
 // Objects keep insertion order, so encoding is reproducible (the reference
 // implementation writes keys in random hash-map order). Decoding keeps the
 // order of the input.

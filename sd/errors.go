@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/bpxerr"
 )
 
 // Sentinel errors. Decoding errors are *SyntaxError values that match one
@@ -63,9 +63,9 @@ func (e *SyntaxError) Error() string {
 // or bpx.ErrTooLarge for a limit), for errors.Is.
 func (e *SyntaxError) Unwrap() []error {
 	if e.Err == ErrDepth {
-		return []error{e.Err, bpx.ErrTooLarge}
+		return []error{e.Err, bpxerr.ErrTooLarge}
 	}
-	return []error{e.Err, bpx.ErrFormat}
+	return []error{e.Err, bpxerr.ErrFormat}
 }
 
 // EncodeError reports a value that cannot be encoded, with its path from

@@ -8,6 +8,10 @@
 // distinct string once (the reference writer stores duplicates; readers do
 // not care).
 //
+// The package works on byte slices and does not depend on the container
+// package bpx or on any compression library; its errors match
+// bpx.ErrFormat and bpx.ErrTooLarge through the leaf package bpxerr.
+//
 // Callers usually import this package under another name, for example
 //
 //	import bpxstrings "github.com/gobpx/bpx/strings"

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/bpxerr"
 )
 
 // Sentinel errors. Every *Error also matches bpx.ErrFormat (or
@@ -48,7 +48,7 @@ func (e *Error) Error() string {
 // hold.
 func (e *Error) Unwrap() []error {
 	if e.Err == ErrTooLarge {
-		return []error{e.Err, bpx.ErrTooLarge}
+		return []error{e.Err, bpxerr.ErrTooLarge}
 	}
-	return []error{e.Err, bpx.ErrFormat}
+	return []error{e.Err, bpxerr.ErrFormat}
 }
