@@ -37,8 +37,11 @@ var commands = []*command{{
 	Usage:   "[--json] FILE",
 	Summary: "show the main header, the decoded TypeExt and the section table",
 	Doc: `Print the main header of a BPX file, its TypeExt decoded for the types
-bpx knows (package, texture, model, shader), and the section table. Nothing
-is decompressed or verified: bpx verify does that.`,
+bpx knows (package, texture, model, shader), and the section table with the
+name of every section type bpx knows for the file's type. For a package it
+also counts the objects and the dead bytes; for a shader pack it names the
+layout and lists the symbols (name, type, flags), the only sections read.
+Nothing else is decompressed or verified: bpx verify does that.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"Show the header, the TypeExt and the section table of a package.", "bpx info game.bpx"},
