@@ -163,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		"blk":            {junk},
 		"bo3d":           {junk},
 		"version":        nil, // reads no input
+		"completion":     nil,
 	}
 	for _, c := range commands {
 		args, ok := cases[c.Name]

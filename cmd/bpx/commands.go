@@ -266,6 +266,22 @@ bpx --version prints the same.`,
 	},
 	Memory: quickMemory,
 	Setup:  setupVersion,
+}, {
+	Name:    "completion",
+	Usage:   "bash|zsh|fish",
+	Summary: "print a completion script for bash, zsh or fish",
+	Doc: `Print a script that completes bpx's commands, subcommands, flags, the
+values of flags that take one of a few, and file names, for the shell named.
+Load it for the running shell, or save it where the shell finds completions
+(for bash, a file in ~/.local/share/bash-completion/completions; for zsh,
+_bpx in a directory of $fpath; for fish, ~/.config/fish/completions/bpx.fish).`,
+	Examples: []example{
+		{"The bash script; source <(bpx completion bash) loads it (zsh alike).", "bpx completion bash"},
+		{"The fish script; bpx completion fish | source loads it.", "bpx completion fish"},
+	},
+	Memory: quickMemory,
+	// Setup is set by init in completion.go: the script is built from
+	// this table, which cannot refer to it in its own initializer.
 }}
 
 // lookup finds the command args start with and returns it with the
