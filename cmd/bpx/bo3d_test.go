@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,6 +125,41 @@ func TestBO3DDumpJSON(t *testing.T) {
 		m.Color != "ff800000" || m.Alpha != "NaN" || strings.Join(m.FXNames, ",") != "fullbright,nocull" ||
 		len(m.BoundsMax) != 3 || m.BoundsMax[1] != 3 || len(m.Bones) != 2 || m.Bones[1].Last != -1 || len(e1.Keyframes) != 1 {
 		t.Errorf("entity 1: %+v, mesh %+v", e1, m)
+	}
+	// One key style: every key camelCase, the bones' too.
+	var tree any
+	if err := json.Unmarshal([]byte(r.Stdout), &tree); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	collectKeys(tree, keys)
+	for k := range keys {
+		if !camelCase.MatchString(k) {
+			t.Errorf("key %q is not camelCase", k)
+		}
+	}
+	for _, k := range []string{"entity", "first", "last", "floatBits", "boundsMax"} {
+		if !keys[k] {
+			t.Errorf("no key %q in %s", k, r.Stdout)
+		}
+	}
+}
+
+// camelCase matches a key in the one style of bpx's JSON.
+var camelCase = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+
+// collectKeys adds the object keys found anywhere in v to keys.
+func collectKeys(v any, keys map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			keys[k] = true
+			collectKeys(x, keys)
+		}
+	case []any:
+		for _, x := range v {
+			collectKeys(x, keys)
+		}
 	}
 }
 

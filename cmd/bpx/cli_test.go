@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,10 +42,19 @@ func TestCommandHelp(t *testing.T) {
 			t.Errorf("help %s: %+v", c.Name, r)
 			continue
 		}
-		if !strings.HasPrefix(r.Stdout, "usage: bpx "+c.Name+" ") || !strings.Contains(r.Stdout, "\n\n"+c.Doc+"\n\nFlags:\n") {
+		fs, _ := c.flags()
+		flagsHead := "\n\nFlags:\n"
+		if !hasFlags(fs) {
+			flagsHead = "\n"
+		}
+		if !strings.HasPrefix(r.Stdout, strings.TrimRight("usage: bpx "+c.Name+" "+strings.Split(c.Usage, "\n")[0], " ")+"\n") || !strings.Contains(r.Stdout, "\n\n"+c.Doc+flagsHead) {
 			t.Errorf("help %s: no usage and description:\n%s", c.Name, r.Stdout)
 		}
-		fs, _ := c.flags()
+		for _, ex := range c.Examples {
+			if want := "\n  # " + ex.Comment + "\n  " + ex.Line + "\n"; !strings.Contains(r.Stdout, "\nExamples:\n") || !strings.Contains(r.Stdout, want) {
+				t.Errorf("help %s lacks the example %q:\n%s", c.Name, want, r.Stdout)
+			}
+		}
 		fs.VisitAll(func(f *flag.Flag) {
 			value, usage := flag.UnquoteUsage(f)
 			head := "\n  " + flagName(f.Name)
@@ -111,13 +121,16 @@ func TestUsageErrors(t *testing.T) {
 	}
 	for _, c := range commands {
 		name := strings.Fields(c.Name)
-		for _, extra := range [][]string{{"--no-such-flag", "x"}, {}} {
+		for _, extra := range [][]string{{"--no-such-flag", "x"}, {}, {"extra", "arguments"}} {
+			if len(extra) == 0 && c.Name == "version" || len(extra) == 2 && extra[0] == "extra" && c.Name != "version" {
+				continue // version alone is fine; only version refuses any argument
+			}
 			r := runBPX(t, nil, append(name, extra...)...)
-			if r.Code != exitUsage || r.Stdout != "" || !strings.Contains(r.Stderr, "usage: bpx "+c.Name+" ") ||
+			if r.Code != exitUsage || r.Stdout != "" || !strings.Contains(r.Stderr, strings.TrimRight("usage: bpx "+c.Name+" "+strings.Split(c.Usage, "\n")[0], " ")+"\n") ||
 				!strings.Contains(r.Stderr, "bpx help "+c.Name) {
 				t.Errorf("bpx %s %v: %+v", c.Name, extra, r)
 			}
-			if len(extra) > 0 && !strings.HasPrefix(r.Stderr, "bpx "+c.Name+": flag provided but not defined: --no-such-flag\n") {
+			if len(extra) > 0 && extra[0] == "--no-such-flag" && !strings.HasPrefix(r.Stderr, "bpx "+c.Name+": flag provided but not defined: --no-such-flag\n") {
 				t.Errorf("bpx %s --no-such-flag: stderr %q", c.Name, r.Stderr)
 			}
 		}
@@ -149,11 +162,16 @@ func TestBadInput(t *testing.T) {
 		"texture export": {junk},
 		"blk":            {junk},
 		"bo3d":           {junk},
+		"version":        nil, // reads no input
+		"completion":     nil,
 	}
 	for _, c := range commands {
 		args, ok := cases[c.Name]
 		if !ok {
 			t.Errorf("no bad-input case for %s", c.Name)
+			continue
+		}
+		if args == nil {
 			continue
 		}
 		r := runBPX(t, nil, append(strings.Fields(c.Name), args...)...)
@@ -251,5 +269,70 @@ func TestREADMECommands(t *testing.T) {
 		if !documented[c.Name] {
 			t.Errorf("README has no row for bpx %s", c.Name)
 		}
+	}
+}
+
+// TestExamples: every command has an example in its help, and each
+// example's command line names the command and parses with its flags.
+func TestExamples(t *testing.T) {
+	for _, c := range commands {
+		if len(c.Examples) == 0 {
+			t.Errorf("bpx %s has no example", c.Name)
+		}
+		for _, ex := range c.Examples {
+			if ex.Comment == "" || strings.Contains(ex.Comment, "\n") {
+				t.Errorf("bpx %s: example %q wants a one-line comment", c.Name, ex.Line)
+			}
+			if err := parseExample(c, ex.Line); err != nil {
+				t.Errorf("bpx %s: example %q: %v", c.Name, ex.Line, err)
+			}
+		}
+	}
+}
+
+// parseExample parses line, an example of c, as bpx would: it must start
+// with "bpx" and c's name, use no shell syntax beyond globs, and its flags
+// must be c's, written as the help writes them.
+func parseExample(c *command, line string) error {
+	words := strings.Fields(line)
+	head := append([]string{"bpx"}, strings.Fields(c.Name)...)
+	if len(words) < len(head) || strings.Join(words[:len(head)], " ") != strings.Join(head, " ") {
+		return fmt.Errorf("does not start with %q", strings.Join(head, " "))
+	}
+	args := words[len(head):]
+	for _, w := range args {
+		if strings.ContainsAny(w, "|<>;&'\"$`") {
+			return fmt.Errorf("shell syntax in %q", w)
+		}
+	}
+	fs, _ := c.flags()
+	if _, err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	for _, w := range args {
+		if m := flagToken.FindStringSubmatch(w); m != nil && m[1] == "" && m[2]+m[3] != flagName(m[3]) {
+			return fmt.Errorf("writes %s, want %s", w, flagName(m[3]))
+		}
+	}
+	return nil
+}
+
+// TestExamplesCheckFlags: parseExample fails an example with an unknown
+// flag, a misspelt one or one of another command.
+func TestExamplesCheckFlags(t *testing.T) {
+	c := find("pack")
+	for _, line := range []string{
+		"bpx pack --compress xz assets",
+		"bpx pack --c xz assets",
+		"bpx pack -o",
+		"bpx unpack -C out game.bpx",
+		"bpx pack assets > out.bpx",
+	} {
+		if parseExample(c, line) == nil {
+			t.Errorf("%q passes", line)
+		}
+	}
+	if err := parseExample(c, "bpx pack -c zlib --section-size 4096 assets"); err != nil {
+		t.Errorf("a good example fails: %v", err)
 	}
 }

@@ -14,11 +14,20 @@ type command struct {
 	Usage   string // the synopsis after "bpx Name", one line per form
 	Summary string // one line for "bpx help"
 	Doc     string // the paragraph "bpx help Name" prints
-	Memory  memoryUse
+	// Examples are printed after the flags; each Line must parse with the
+	// command's flags (a test runs them through parseArgs).
+	Examples []example
+	Memory   memoryUse
 	// Setup defines the command's flags on fs and returns the function
 	// that runs the command with the positional arguments once fs is
 	// parsed.
 	Setup func(fs *flag.FlagSet) func(e *env, args []string) int
+}
+
+// example is one use of a command, for its help page.
+type example struct {
+	Comment string // what Line does, one line
+	Line    string // a command line starting with "bpx Name"; no shell syntax
 }
 
 // commands is every command, in the order "bpx help" lists them. Flags are
@@ -28,10 +37,17 @@ var commands = []*command{{
 	Usage:   "[--json] FILE",
 	Summary: "show the main header, the decoded TypeExt and the section table",
 	Doc: `Print the main header of a BPX file, its TypeExt decoded for the types
-bpx knows (package, texture, model, shader), and the section table. Nothing
-is decompressed or verified: bpx verify does that.`,
+bpx knows (package, texture, model, shader), and the section table with the
+name of every section type bpx knows for the file's type. For a package it
+also counts the objects and the dead bytes; for a shader pack it names the
+layout and lists the symbols (name, type, flags), the only sections read.
+Nothing else is decompressed or verified: bpx verify does that.`,
 	Memory: quickMemory,
-	Setup:  setupInfo,
+	Examples: []example{
+		{"Show the header, the TypeExt and the section table of a package.", "bpx info game.bpx"},
+		{"The same as one JSON object, for scripts.", "bpx info --json game.bpx"},
+	},
+	Setup: setupInfo,
 }, {
 	Name:    "verify",
 	Usage:   "[-q] FILE...",
@@ -40,6 +56,9 @@ is decompressed or verified: bpx verify does that.`,
 check its checksum, and check the object table of a package. Each FILE gets
 one line on standard output, "ok" or "FAILED", and each problem one line on
 standard error. The exit status is 1 when any file fails.`,
+	Examples: []example{
+		{"Check every file of a directory quietly; the exit status says if any failed.", "bpx verify -q assets/*.bpx"},
+	},
 	Setup: setupVerify,
 }, {
 	Name:    "cat",
@@ -49,7 +68,11 @@ standard error. The exit status is 1 when any file fails.`,
 decompressed and verified, or as stored with --raw; or write the object
 PATH of a package. --hex writes a hex dump instead of the bytes.`,
 	Memory: quickMemory,
-	Setup:  setupCat,
+	Examples: []example{
+		{"Write the decompressed section 2 of a file as a hex dump.", "bpx cat -s 2 --hex game.bpx"},
+		{"Write one object of a package as a mod over it shows it.", "bpx cat -L mod.bpx game.bpx textures/sky.png"},
+	},
+	Setup: setupCat,
 }, {
 	Name:    "ls",
 	Usage:   "[-l] [--json] [-L MOD.bpx]... PACKAGE",
@@ -58,7 +81,11 @@ PATH of a package. --hex writes a hex dump instead of the bytes.`,
 object table. Names that bpx unpack refuses (absolute, with "..", duplicate,
 empty or with control characters) are printed quoted; -l marks them with !.`,
 	Memory: quickMemory,
-	Setup:  setupLs,
+	Examples: []example{
+		{"List a package with sizes and where each object starts.", "bpx ls -l game.bpx"},
+		{"List what a mod layered over a package shows, as JSON.", "bpx ls --json -L mod.bpx game.bpx"},
+	},
+	Setup: setupLs,
 }, {
 	Name:    "pack",
 	Usage:   "[-o OUT] [-c xz|zlib|none] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
@@ -68,7 +95,11 @@ relative to DIR. The package is written to a temporary file renamed into
 place, so a failed pack leaves nothing behind. --arch, --platform and
 --generator fill the package's TypeExt; --meta stores metadata.`,
 	Memory: boundedMemory,
-	Setup:  setupPack,
+	Examples: []example{
+		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
+		{"Pack for 64-bit Linux with zlib (faster) into game.bpx.", "bpx pack -c zlib --arch x86_64 --platform Linux -o game.bpx assets"},
+	},
+	Setup: setupPack,
 }, {
 	Name:    "unpack",
 	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [-L MOD.bpx]... PACKAGE [PATH...]",
@@ -80,7 +111,11 @@ or directories). A package with a name that would escape DIR (absolute, with
 -L, mod packages are layered over PACKAGE, each over the previous, and what
 the stack shows is extracted (what a game loading them would see).`,
 	Memory: boundedMemory,
-	Setup:  setupUnpack,
+	Examples: []example{
+		{"Extract a whole package into the directory out.", "bpx unpack -C out game.bpx"},
+		{"Extract one directory, overwriting files already there.", "bpx unpack -f -C out game.bpx textures"},
+	},
+	Setup: setupUnpack,
 }, {
 	Name:    "add",
 	Usage:   "[-C DIR] [-c xz|zlib|none] [--compact] [-o OUT] PACKAGE PATH...",
@@ -91,7 +126,10 @@ the same name is replaced. Untouched data sections are copied as they are;
 new objects go into new sections. PACKAGE is replaced atomically (or -o
 writes OUT), so a failed edit leaves it as it was.`,
 	Memory: boundedMemory,
-	Setup:  setupAdd,
+	Examples: []example{
+		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx assets/textures"},
+	},
+	Setup: setupAdd,
 }, {
 	Name:    "rm",
 	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE NAME...",
@@ -101,7 +139,10 @@ everything below it. A NAME that matches nothing is an error and nothing is
 written. Removed bytes stay in their data sections (bpx info counts them as
 dead bytes) until --compact or bpx repack re-encodes those sections.`,
 	Memory: boundedMemory,
-	Setup:  setupRm,
+	Examples: []example{
+		{"Remove a directory and reclaim its bytes in the same step.", "bpx rm --compact game.bpx textures/old"},
+	},
+	Setup: setupRm,
 }, {
 	Name:    "mv",
 	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE OLD NEW",
@@ -109,7 +150,10 @@ dead bytes) until --compact or bpx repack re-encodes those sections.`,
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
 exist. Only the object table and the strings are rewritten.`,
 	Memory: boundedMemory,
-	Setup:  setupMv,
+	Examples: []example{
+		{"Rename a directory, writing the result to a new package.", "bpx mv -o renamed.bpx game.bpx textures tex"},
+	},
+	Setup: setupMv,
 }, {
 	Name:    "repack",
 	Usage:   "[--all] [-c xz|zlib|none] [-o OUT] PACKAGE",
@@ -119,7 +163,11 @@ replaced and removed objects), without them; the other sections are copied as
 they are. --all re-encodes every data section with -c, to change the
 compression of a whole package.`,
 	Memory: boundedMemory,
-	Setup:  setupRepack,
+	Examples: []example{
+		{"Reclaim the bytes that removed and replaced objects left behind.", "bpx repack game.bpx"},
+		{"Re-encode the whole package with zlib.", "bpx repack --all -c zlib -o game-zlib.bpx game.bpx"},
+	},
+	Setup: setupRepack,
 }, {
 	Name:    "diff",
 	Usage:   "[--json] [--patch OUT.bpx] A B",
@@ -132,7 +180,11 @@ status as diff(1): 0 when A and B hold the same files, 1 when they differ,
 2 on trouble (bad usage, an unreadable or damaged input), unlike the other
 commands, which use 1 for bad input.`,
 	Memory: boundedMemory,
-	Setup:  setupDiff,
+	Examples: []example{
+		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},
+		{"Write the patch that turns old.bpx into new.bpx (apply: bpx unpack -L patch.bpx old.bpx).", "bpx diff --patch patch.bpx old.bpx new.bpx"},
+	},
+	Setup: setupDiff,
 }, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",
@@ -141,6 +193,10 @@ commands, which use 1 for bad input.`,
 or section N. Keys are named by the section's __debug__ list or by --names,
 else shown as "#" and their hash. --typed prints the lossless form, which
 keeps kinds, widths and hashes and which bpx pack --meta reads back.`,
+	Examples: []example{
+		{"Print the metadata of a package as JSON.", "bpx sd game.bpx"},
+		{"Print section 3 losslessly, for bpx pack --meta.", "bpx sd -s 3 --typed model.bpx"},
+	},
 	Setup: setupSD,
 }, {
 	Name:    "texture import",
@@ -150,6 +206,10 @@ keeps kinds, widths and hashes and which bpx pack --meta reads back.`,
 several an array, six with --cubemap a cube map (+X, -X, +Y, -Y, +Z, -Z).
 Sides must be powers of two. IN.png "-" reads standard input (then -o is
 required); -o - writes to standard output.`,
+	Examples: []example{
+		{"Convert a PNG to a texture, sky.bpx.", "bpx texture import sky.png"},
+		{"Make a cube map from six faces.", "bpx texture import --cubemap -o cube.bpx px.png nx.png py.png ny.png pz.png nz.png"},
+	},
 	Setup: setupTextureImport,
 }, {
 	Name:    "texture export",
@@ -157,6 +217,9 @@ required); -o - writes to standard output.`,
 	Summary: "convert a layer of a BPX texture to PNG",
 	Doc: `Write one layer of a BPX texture as a PNG. Float textures become 16-bit
 grey PNGs clamped to [0, 1]. -o - writes to standard output.`,
+	Examples: []example{
+		{"Write layer 2 of a texture array as a PNG.", "bpx texture export --layer 2 -o layer2.png array.bpx"},
+	},
 	Setup: setupTextureExport,
 }, {
 	Name: "blk",
@@ -171,6 +234,10 @@ structured data. FILE may be binary BLK of any kind, BLK text, typed JSON or
 such a BPX container; "-" reads standard input. SLIM kinds need the shared
 name map: --nm, else the file "nm" beside FILE; the zstd dictionary is, unless
 --dict is given, the file the name map names, beside the name map.`,
+	Examples: []example{
+		{"Print a binary BLK as engine text with LF line ends.", "bpx blk --lf config.blk"},
+		{"Encode BLK text as binary BLK of the fat kind.", "bpx blk --encode --kind fat -o config.bin config.blk"},
+	},
 	Setup: setupBLK,
 }, {
 	Name:    "bo3d",
@@ -181,7 +248,40 @@ their transforms, keyframes and bones, and a summary of each mesh. -o
 converts it to a BPX model ('M') with xz-compressed, CRC32-checked sections
 and the entity hierarchy in a structured-data section. FILE "-" reads
 standard input; -o - writes to standard output.`,
+	Examples: []example{
+		{"Dump a BO3D mesh as JSON.", "bpx bo3d --json ship.bo3d"},
+		{"Convert it to a BPX model.", "bpx bo3d -o ship.bpx ship.bo3d"},
+	},
 	Setup: setupBO3D,
+}, {
+	Name:    "version",
+	Usage:   "",
+	Summary: "print the version of bpx, the revision it was built from and the Go version",
+	Doc: `Print the module version of bpx ("(devel)" for a build from a source
+tree), the version-control revision it was built from, with "(modified)"
+when the tree had uncommitted changes, and the Go version and platform.
+bpx --version prints the same.`,
+	Examples: []example{
+		{"Show which build of bpx this is.", "bpx version"},
+	},
+	Memory: quickMemory,
+	Setup:  setupVersion,
+}, {
+	Name:    "completion",
+	Usage:   "bash|zsh|fish",
+	Summary: "print a completion script for bash, zsh or fish",
+	Doc: `Print a script that completes bpx's commands, subcommands, flags, the
+values of flags that take one of a few, and file names, for the shell named.
+Load it for the running shell, or save it where the shell finds completions
+(for bash, a file in ~/.local/share/bash-completion/completions; for zsh,
+_bpx in a directory of $fpath; for fish, ~/.config/fish/completions/bpx.fish).`,
+	Examples: []example{
+		{"The bash script; source <(bpx completion bash) loads it (zsh alike).", "bpx completion bash"},
+		{"The fish script; bpx completion fish | source loads it.", "bpx completion fish"},
+	},
+	Memory: quickMemory,
+	// Setup is set by init in completion.go: the script is built from
+	// this table, which cannot refer to it in its own initializer.
 }}
 
 // lookup finds the command args start with and returns it with the
@@ -340,14 +440,17 @@ func (c *command) printForms(w io.Writer, more bool) {
 		if i > 0 || more {
 			prefix = "       "
 		}
-		fmt.Fprintf(w, "%sbpx %s %s\n", prefix, c.Name, form)
+		fmt.Fprintln(w, strings.TrimRight(prefix+"bpx "+c.Name+" "+form, " "))
 	}
 }
 
 // printHelp writes c's synopsis, description and flags (those of fs).
 func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
 	c.printUsage(w)
-	fmt.Fprintf(w, "\n%s\n\nFlags:\n", c.Doc)
+	fmt.Fprintf(w, "\n%s\n", c.Doc)
+	if hasFlags(fs) {
+		fmt.Fprintf(w, "\nFlags:\n")
+	}
 	fs.VisitAll(func(f *flag.Flag) {
 		value, usage := flag.UnquoteUsage(f)
 		line := "  " + flagName(f.Name)
@@ -356,6 +459,19 @@ func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "%s\n        %s%s\n", line, usage, defaultNote(f))
 	})
+	if len(c.Examples) > 0 {
+		fmt.Fprintf(w, "\nExamples:\n")
+		for _, ex := range c.Examples {
+			fmt.Fprintf(w, "\n  # %s\n  %s\n", ex.Comment, ex.Line)
+		}
+	}
+}
+
+// hasFlags reports whether fs defines any flag.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 // flagName is name as written in the help: --name, or -x for one letter.

@@ -6,8 +6,9 @@
 //	bpx <command> [flags] [args]
 //
 // "bpx help" lists the commands; "bpx help <command>", or "bpx <command>
-// --help", prints a command's usage, what it does and each of its flags
-// with its default. Flags are written --name, or -x for one-letter flags
+// --help", prints a command's usage, what it does, each of its flags
+// with its default, and examples. "bpx version" (or "bpx --version") tells
+// which build it is. Flags are written --name, or -x for one-letter flags
 // (-name is accepted too), and may come before, between or after the
 // arguments; "--" ends them. Data goes to standard output, diagnostics to
 // standard error. The exit status is 0 on success, 1 when a check fails or
@@ -86,6 +87,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if isHelp(args[0]) {
 		return help(e, args[1:])
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	c, rest, status := lookup(e, args)
 	if c == nil {

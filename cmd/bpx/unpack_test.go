@@ -62,3 +62,34 @@ func TestUnpackRefusesSymlinkEscape(t *testing.T) {
 		t.Errorf("wrote outside the target: %v", ents)
 	}
 }
+
+// TestUnpackTruncatedLeavesNothing: a package cut short fails before
+// anything is created, the target directory included, with or without
+// layers.
+func TestUnpackTruncatedLeavesNothing(t *testing.T) {
+	src, tmp := t.TempDir(), t.TempDir()
+	writeFiles(t, src, roundTripFiles)
+	pkg := filepath.Join(tmp, "p.bpx")
+	if r := runBPX(t, nil, "pack", "-q", "-c", "none", "-o", pkg, src); r.Code != exitOK {
+		t.Fatalf("pack: %+v", r)
+	}
+	b, err := os.ReadFile(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(tmp, "cut.bpx")
+	if err := os.WriteFile(cut, b[:len(b)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{cut}, {"-L", cut, pkg}, {"-L", pkg, cut}} {
+		out := filepath.Join(t.TempDir(), "out")
+		r := runBPX(t, nil, append([]string{"unpack", "-q", "-C", out}, args...)...)
+		if r.Code != exitFail || !strings.Contains(r.Stderr, "beyond the end of the") {
+			t.Errorf("%v: %+v", args, r)
+		}
+		checkOneLineError(t, r)
+		if _, err := os.Lstat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: the target directory was created (%v)", args, err)
+		}
+	}
+}

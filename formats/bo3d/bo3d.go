@@ -104,11 +104,12 @@ type Keyframe struct {
 
 // Bone makes entity Entity move the vertices First..Last (inclusive) of
 // the mesh rigidly. A bone with First > Last affects no vertex (bOGL's
-// converter writes such bones, e.g. 0..-1).
+// converter writes such bones, e.g. 0..-1). In JSON its keys are
+// camelCase, as those of every other JSON this module prints.
 type Bone struct {
-	Entity int32
-	First  int32
-	Last   int32
+	Entity int32 `json:"entity"`
+	First  int32 `json:"first"`
+	Last   int32 `json:"last"`
 }
 
 // IsPivot reports whether e is a pivot (has no mesh).

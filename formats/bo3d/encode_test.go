@@ -2,6 +2,7 @@ package bo3d
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
@@ -190,5 +191,21 @@ func TestWidenTo32(t *testing.T) {
 	g.FloatBits = 16
 	if !bytes.Equal(mustEncode(g), b16) {
 		t.Error("16 → 32 → 16 bits changed the file")
+	}
+}
+
+// TestBoneJSON: a Bone's JSON keys are camelCase like the rest of the
+// module's JSON.
+func TestBoneJSON(t *testing.T) {
+	b, err := json.Marshal(Bone{Entity: 2, First: 0, Last: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"entity":2,"first":0,"last":-1}`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+	var back Bone
+	if err := json.Unmarshal(b, &back); err != nil || back != (Bone{2, 0, -1}) {
+		t.Errorf("round trip: %+v, %v", back, err)
 	}
 }

@@ -21,8 +21,9 @@ var (
 
 	// ErrObjectRange is returned when an object's Start, Offset or Size
 	// points outside the package's data sections (the reference SDK
-	// silently truncates or hangs on such objects). It also matches
-	// bpx.ErrFormat.
+	// silently truncates or hangs on such objects), and by Unpack and
+	// CheckObjects when its data is in a section that the file does not
+	// hold whole (a package cut short). It also matches bpx.ErrFormat.
 	ErrObjectRange = errors.New("pack: object data out of range")
 )
 

@@ -110,6 +110,16 @@ func checkSelection(ix *fsIndex, paths []string) error {
 // a name or an existing symbolic link that would lead outside dir is
 // refused. Each file is written completely or removed: an object whose data
 // is damaged or cut short is an error, never a silently truncated file.
+//
+// Before it creates anything, dir included, Unpack checks what it can
+// without decompressing: the names (see SkipInvalid), the selection (see
+// WithPaths), and, as CheckObjects does, that the data of every selected
+// object lies in data sections that the file holds whole. So a package cut
+// short or with a damaged object table fails with an error matching
+// bpx.ErrFormat and leaves nothing behind. Damage found only by
+// decompressing (a bad checksum, corrupt compressed data) fails once
+// writing has begun: the file being written is removed, the files and
+// directories already made are kept.
 func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 	var o unpackConfig
 	for _, opt := range opts {
@@ -132,6 +142,23 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 		return &ObjectError{Index: first, Name: ob.Name, Err: ErrInsecurePath,
 			What: fmt.Sprintf("refusing to unpack: %s (%d such objects)", ix.bad[first], len(ix.bad))}
 	}
+	var files []int
+	for _, e := range ix.entries {
+		if e.obj >= 0 && selects(o.Paths, e.name()) {
+			files = append(files, e.obj)
+		}
+	}
+	// Where each file's data is, checked before anything is created.
+	segs := make([][]segment, len(p.objects))
+	used := make([]bool, len(p.Reader.Sections))
+	for _, i := range files {
+		ss, err := p.locate(&p.objects[i], used)
+		if err != nil {
+			return err
+		}
+		segs[i] = ss
+	}
+
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -142,12 +169,6 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 	defer root.Close()
 
 	// Files in data order, grouped by first section.
-	var files []int
-	for _, e := range ix.entries {
-		if e.obj >= 0 && selects(o.Paths, e.name()) {
-			files = append(files, e.obj)
-		}
-	}
 	slices.SortFunc(files, func(a, b int) int {
 		oa, ob := &p.objects[a], &p.objects[b]
 		if oa.pos != ob.pos {
@@ -204,7 +225,7 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 			defer dirs.close()
 			for g := range work {
 				for _, i := range g {
-					if err := p.unpackOne(dirs, i, o.Overwrite); err != nil {
+					if err := p.unpackOne(dirs, i, segs[i], o.Overwrite); err != nil {
 						fail(err)
 						break
 					}
@@ -315,8 +336,50 @@ func (d *dirCache) close() {
 	d.ents = nil
 }
 
-// unpackOne writes object i to its name under dirs.root.
-func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
+// CheckObjects checks, without reading any section, that the data of every
+// object named by one of paths (every object in a directory it names; all
+// objects when paths is empty) lies in the package's data sections, and
+// that the file holds those sections' stored bytes whole: what Unpack
+// checks before it creates anything. A path that selects nothing is not an
+// error here. The first object found wrong gives an *ObjectError matching
+// ErrObjectRange and bpx.ErrFormat.
+func (p *Package) CheckObjects(paths ...string) error {
+	used := make([]bool, len(p.Reader.Sections))
+	for _, e := range p.index().entries {
+		if e.obj >= 0 && selects(paths, e.name()) {
+			if _, err := p.locate(&p.objects[e.obj], used); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// locate returns the segments of o, after checking that the file holds
+// each of their sections whole; used marks the sections already checked.
+func (p *Package) locate(o *Object, used []bool) ([]segment, error) {
+	segs, err := p.segments(o)
+	if err != nil {
+		return nil, err
+	}
+	size := uint64(p.Reader.Size())
+	for _, sg := range segs {
+		if used[sg.sec] {
+			continue
+		}
+		s := p.Reader.Sections[sg.sec]
+		if end := s.Pointer + uint64(s.StoredSize()); s.Pointer > size || end > size {
+			return nil, p.objectError(o, fmt.Sprintf("its data is in section %d, stored at [%d, %d), beyond the end of the %d-byte file (cut short?)",
+				sg.sec, s.Pointer, end, size), ErrObjectRange)
+		}
+		used[sg.sec] = true
+	}
+	return segs, nil
+}
+
+// unpackOne writes object i, whose data segs locate, to its name under
+// dirs.root.
+func (p *Package) unpackOne(dirs *dirCache, i int, segs []segment, overwrite bool) (err error) {
 	o := &p.objects[i]
 	dir, base := split(o.Name)
 	ent, err := dirs.open(dir)
@@ -324,10 +387,7 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		return err
 	}
 	root := ent.root
-	r, err := p.OpenObject(i)
-	if err != nil {
-		return err
-	}
+	r := &ObjectReader{p: p, obj: o, segs: segs}
 	defer r.Close()
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if overwrite {

@@ -16,6 +16,9 @@ import (
 // written through), and a file whose copy fails is removed. WithPaths and
 // WithProgress apply as for Unpack; files are written one at a time, in
 // walk order. A file that is neither regular nor a directory is an error.
+// When fsys is a *Package, the selected objects are first checked as by
+// CheckObjects, so a package cut short fails before dir is created; for
+// packages stacked in another fs.FS, call CheckObjects on each before.
 func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 	var o unpackConfig
 	for _, opt := range opts {
@@ -32,6 +35,11 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 			return &fs.PathError{Op: "unpack", Path: r, Err: fs.ErrInvalid}
 		}
 		if _, err := fs.Stat(fsys, r); err != nil {
+			return err
+		}
+	}
+	if p, ok := fsys.(*Package); ok {
+		if err := p.CheckObjects(o.Paths...); err != nil {
 			return err
 		}
 	}
