@@ -52,9 +52,12 @@ type Error struct {
 	Err    error  // a sentinel of this package, or a strings error for a name
 }
 
-// Error returns the message, ending with where the problem is.
+// Error returns the message, ending with where the problem is, such as
+// "table: section truncated (column 3 of 5 at table offset 32)". (An
+// offset inside Err, from the strings package, is one in the strings
+// section.)
 func (e *Error) Error() string {
-	return fmt.Sprintf("%v (%s) at offset %d", e.Err, e.What, e.Offset)
+	return fmt.Sprintf("%v (%s at table offset %d)", e.Err, e.What, e.Offset)
 }
 
 // Unwrap returns Err, which matches a bpx sentinel.
