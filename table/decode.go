@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"iter"
+	"sync"
 	"unicode/utf8"
 
 	bpxstrings "github.com/gobpx/bpx/strings"
@@ -30,6 +31,9 @@ type Table struct {
 	live    int            // rows not marked free
 	offs    []int          // offset of each column in a row
 	index   map[string]int // first column of each name
+
+	keysOnce sync.Once
+	keys     []string // JSON keys, made by jsonKeys
 }
 
 // Decode parses a table section (its uncompressed bytes) whose names are

@@ -17,16 +17,31 @@ import (
 // "+Inf" and "-Inf"), Varchar a JSON string and arrays JSON arrays. Two
 // columns of the same name give the key twice.
 func (r Row) AppendJSON(dst []byte) []byte {
+	keys := r.t.jsonKeys()
 	dst = append(dst, '{')
-	for i, c := range r.t.Columns {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonstr.Append(dst, c.Name, jsonstr.Go)
-		dst = append(dst, ':')
+	for i := range r.t.Columns {
+		dst = append(dst, keys[i]...)
 		dst = r.AppendCellJSON(dst, i)
 	}
 	return append(dst, '}')
+}
+
+// jsonKeys returns, for each column, its name as a JSON key followed by a
+// colon, preceded by a comma but for the first.
+func (t *Table) jsonKeys() []string {
+	t.keysOnce.Do(func() {
+		t.keys = make([]string, len(t.Columns))
+		var b []byte
+		for i, c := range t.Columns {
+			b = b[:0]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonstr.Append(b, c.Name, jsonstr.Go)
+			t.keys[i] = string(append(b, ':'))
+		}
+	})
+	return t.keys
 }
 
 // AppendCellJSON appends the value of column i to dst as JSON, as

@@ -1,10 +1,10 @@
 package table
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Row is one row of a [Table]. It refers to the table's section.
@@ -64,7 +64,7 @@ func (r Row) ValueAt(i int) any {
 }
 
 // varchar returns the string of a Varchar cell.
-func varchar(b []byte) string { return strings.Trim(string(b), "\x00") }
+func varchar(b []byte) string { return string(bytes.Trim(b, "\x00")) }
 
 // scalar decodes one element of type t from the start of b.
 func scalar(t Type, b []byte) any {

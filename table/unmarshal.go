@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 )
 
 // Unmarshal stores the row's values in the struct v points to. A column
@@ -37,9 +38,15 @@ func (r Row) Unmarshal(v any) error {
 	return nil
 }
 
+// fieldCache holds the fieldIndex of each struct type Unmarshal has seen.
+var fieldCache sync.Map // reflect.Type → map[string]int
+
 // fieldIndex maps column names to the indexes of the fields of struct
 // type t that receive them.
 func fieldIndex(t reflect.Type) map[string]int {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]int)
+	}
 	m := make(map[string]int, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -59,6 +66,7 @@ func fieldIndex(t reflect.Type) map[string]int {
 			m[name] = i
 		}
 	}
+	fieldCache.Store(t, m)
 	return m
 }
 
