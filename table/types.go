@@ -53,8 +53,8 @@ func (t Type) isFloat() bool    { return t == Float32 || t == Float64 }
 
 // Column describes one column of a table.
 type Column struct {
-	Name string
-	Type Type
+	Name string // the column's name, from the strings section
+	Type Type   // the type of its values
 	// Len is the array length: 1 for a scalar, the number of elements of
 	// an array (0 is an empty array), or the maximum length in bytes of a
 	// Varchar string. It does not matter for Null.
