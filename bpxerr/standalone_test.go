@@ -13,6 +13,7 @@ var standalone = []string{
 	"github.com/gobpx/bpx/bpxerr",
 	"github.com/gobpx/bpx/sd",
 	"github.com/gobpx/bpx/strings",
+	"github.com/gobpx/bpx/table",
 }
 
 // forbidden reports why the dependency pkg must not be linked into a

@@ -158,6 +158,7 @@ func TestBadInput(t *testing.T) {
 		"repack":         {junk},
 		"diff":           {junk, junk},
 		"sd":             {junk},
+		"table":          {junk},
 		"texture import": {"-o", filepath.Join(dir, "t.bpx"), junk},
 		"texture export": {junk},
 		"blk":            {junk},

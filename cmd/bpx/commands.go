@@ -199,6 +199,17 @@ keeps kinds, widths and hashes and which bpx pack --meta reads back.`,
 	},
 	Setup: setupSD,
 }, {
+	Name:    "table",
+	Usage:   "[-s N] [--json] FILE",
+	Summary: "print the rows of a table section (experimental type 0xFD)",
+	Doc: `Print the live rows of a table section: the first section of type 0xFD,
+or section N, which must be a table. Names come from the first strings
+section. The text form is a line of column names, then one line per row,
+cells separated by tabs; --json prints a JSON array with one object per
+row, keyed by column name, one row a line. Free (deleted) rows are skipped.`,
+	Memory: quickMemory,
+	Setup:  setupTable,
+}, {
 	Name:    "texture import",
 	Usage:   "[-o OUT] [--format auto|rgb|rgba|grey|float] [--mipmaps N] [--compressed] [--cubemap] [--raw] IN.png...",
 	Summary: "convert PNG images to a BPX texture",

@@ -43,15 +43,9 @@ func (f *sdFlags) run(e *env, pos []string) int {
 	}
 	defer r.Close()
 
-	var s *bpx.Section
-	if f.section == "" {
-		if s = r.FindSection(bpx.SectionTypeStructuredData); s == nil {
-			return e.fail(fmt.Errorf("%s: no structured-data section (type 0xFE); choose one with -s", file))
-		}
-	} else {
-		if s, err = sectionByIndex(r.Reader, file, f.section); err != nil {
-			return e.fail(err)
-		}
+	s, err := sectionOrFirst(r.Reader, file, f.section, bpx.SectionTypeStructuredData, "structured-data")
+	if err != nil {
+		return e.fail(err)
 	}
 	data, err := s.Data()
 	if err != nil {
