@@ -208,7 +208,11 @@ section. The text form is a line of column names, then one line per row,
 cells separated by tabs; --json prints a JSON array with one object per
 row, keyed by column name, one row a line. Free (deleted) rows are skipped.`,
 	Memory: quickMemory,
-	Setup:  setupTable,
+	Examples: []example{
+		{"Print the first table of a file as tab-separated text.", "bpx table items.bpx"},
+		{"Print section 4, a table, as JSON.", "bpx table -s 4 --json items.bpx"},
+	},
+	Setup: setupTable,
 }, {
 	Name:    "texture import",
 	Usage:   "[-o OUT] [--format auto|rgb|rgba|grey|float] [--mipmaps N] [--compressed] [--cubemap] [--raw] IN.png...",
