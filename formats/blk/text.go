@@ -23,7 +23,8 @@ func LFLineEnds() TextOption { return func(t *textWriter) { t.eol = "\n" } }
 // escaping with "~" as the escape character. Keys that are not made of
 // [A-Za-z0-9_.~-] are quoted, so directive names ("@override:x", ...) are
 // written as the engine reads them; a block named "" is written as
-// "@null"; a string param "@include" is written as an include line.
+// "@null"; a string param "@include" is written as an include line
+// (unless empty: an include needs a file name).
 // Repeated names are written one param per line, never as arrays. What
 // WriteText writes, ParseText reads back to an equal tree (floats by bits,
 // but every NaN reads back as the quiet NaN).
@@ -125,7 +126,7 @@ func (t *textWriter) key(s string) {
 func (t *textWriter) block(b *Block, level int) {
 	for _, p := range b.Params {
 		t.indent(level)
-		if p.Name == "@include" && p.Value.typ == TypeString {
+		if p.Name == "@include" && p.Value.typ == TypeString && p.Value.s != "" {
 			t.buf = append(t.buf, "include "...)
 			t.buf = appendTextString(t.buf, p.Value.s)
 			t.buf = append(t.buf, t.eol...)

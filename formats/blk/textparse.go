@@ -251,7 +251,7 @@ func (p *textParser) add(b *Block, name string, v Value, at int) error {
 	if len(b.Params) >= maxBlockEntries {
 		return p.tooMany(at, "params")
 	}
-	if name == "@include" && v.typ == TypeString && len(b.Blocks) > 0 {
+	if name == "@include" && v.typ == TypeString && v.s != "" && len(b.Blocks) > 0 {
 		line, col := textLineCol(p.s, at)
 		return fmt.Errorf("%w: include at line %d:%d (offset %d) follows the block %q: "+
 			"the tree keeps params before blocks, so writing it back would move the included text before that block",

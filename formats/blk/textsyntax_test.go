@@ -66,6 +66,7 @@ func TestParseTextEngineSyntax(t *testing.T) {
 			tree("@include", Str("fftWaterList.blk"), "@include", Str("a b.blk"), "@include", Str("c.blk"), "@include", Str("d.blk"))},
 		{"include as a name", "include{}\ninclude:t=x", tree("include", Str("x"), "include", tree())},
 		{"include param", `"@include":t="x.blk"`, tree("@include", Str("x.blk"))},
+		{"empty include param", "b{}\n\"@include\":t=\"\"", tree("@include", Str(""), "b", tree())},
 
 		// Simple strings (allowSimpleString).
 		{"simple string", "name=value\nq = \"a b\"\nn=\n  next line", tree("name", Str("value"), "q", Str("a b"), "n", Str("next line"))},
