@@ -80,6 +80,10 @@ func TestParseTextEngineSyntax(t *testing.T) {
 
 		// Comments and white space.
 		{"comment after =", "a:i= /* c */ 5\nb:i=/*x*/6", tree("a", Int(5), "b", Int(6))},
+		// A "//" comment after '=' takes its line break with it (skipWhite
+		// without CR/LF in the engine), so the value may follow on the
+		// next line, after LF only: CRLF leaves the LF, an error.
+		{"line comment after = (LF)", "a:i= // c\n  5", tree("a", Int(5))},
 		{"comment in a value", "s:t=ab /* c */cd\nt:t=x/**/y", tree("s", Str("ab cd"), "t", Str("xy"))},
 		{"line break in a value comment", "s:t=ab /* c\n */ x:i=1", tree("s", Str("ab"), "x", Int(1))},
 		{"line comment ends a value", "s:t=ab // c\nn:i=1//c", tree("s", Str("ab"), "n", Int(1))},
@@ -161,6 +165,7 @@ func TestParseTextSyntaxErrors(t *testing.T) {
 		{"b{\n include }", "include without a file name", 2, 10},
 		{"a:t=\nb:t=x", "value of \"a\" missing", 1, 5},
 		{"a:t=", "value of \"a\" missing", 1, 5},
+		{"a:i= // c\r\n5", "value of \"a\" missing", 1, 11},
 		{"a:i=1.5", `bad int value "1.5"`, 1, 5},
 		{"a:i=0X10", "bad int value", 1, 5},
 		{"a:i=", "value of \"a\" missing", 1, 5},
