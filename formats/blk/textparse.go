@@ -8,13 +8,13 @@ import (
 )
 
 // ParseText parses BLK text with the rules of DagorEngine's text parser
-// (DataBlockParser in blk_parser.cpp), so that it reads every text the
-// engine reads:
+// (DataBlockParser in blk_parser.cpp), so that it reads the texts the
+// engine reads (exceptions below):
 //
 //   - params "name:type=value" and blocks "name{...}"; blanks, line
 //     breaks and comments may stand between the tokens, but a value must
-//     start on the line of its "="; a value ends at a line break, ";", "}"
-//     or "//", or is quoted;
+//     start on the line of its "=" (a simple string's need not); a value
+//     ends at a line break, ";", "}" or "//", or is quoted;
 //   - names made of [A-Za-z0-9_.~-], or quoted; the type, too, may be
 //     quoted; the types are t, i, r, b, c, m, p2, p3, p4, ip2, ip3, ip4 and
 //     i64;
@@ -40,7 +40,10 @@ import (
 // one comma with spaces around; matrices "[[a, b, c] [d, e, f] [g, h, i]
 // [x, y, z]]". Like the engine, ParseText ignores what follows the last
 // component of a vector, color or matrix. A block named "@null" gets the
-// name "".
+// name "". Where the engine reads more loosely by accident, ParseText
+// refuses: an int without digits (the engine reads "x" as the distance of
+// 'x' from '0'). Where the engine's DataBlock refuses a tree, ParseText
+// still reads it: two params of one name but different types in a block.
 //
 // The engine's directives, quoted names such as "@override:name",
 // "@override:name[2]", "@delete:name", "@delete-all:name", "@clone-last:name",
