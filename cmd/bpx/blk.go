@@ -12,8 +12,9 @@ import (
 	"github.com/gobpx/bpx/formats/blk"
 )
 
+// blkKinds are the names --kind takes; bbf is for reading only.
 var blkKinds = map[string]blk.Kind{
-	"fat": blk.KindFAT, "fat-zst": blk.KindFATZstd, "slim": blk.KindSlim,
+	"bbf": blk.KindBBF, "fat": blk.KindFAT, "fat-zst": blk.KindFATZstd, "slim": blk.KindSlim,
 	"slim-zst": blk.KindSlimZstd, "slim-zst-dict": blk.KindSlimZstdDict,
 }
 
@@ -40,7 +41,8 @@ func setupBLK(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.merge, "merge", false, "json: merge duplicate names into arrays, as wt_blk's CLI does")
 	fs.BoolVar(&f.lf, "lf", false, "text: end lines with LF instead of the engine's CRLF")
 	fs.BoolVar(&f.encode, "encode", false, "write binary BLK of --kind instead of printing")
-	fs.StringVar(&f.kind, "kind", "fat", "binary `KIND` for --encode: fat, fat-zst, slim, slim-zst or slim-zst-dict")
+	fs.StringVar(&f.kind, "kind", "", "binary `KIND`: fat, fat-zst, slim, slim-zst, slim-zst-dict or (to read) bbf; "+
+		"with --encode the kind to write (default fat), else read FILE as a body of that kind without its kind byte")
 	fs.BoolVar(&f.toBPX, "to-bpx", false, "write a BPX container holding the tree as structured data")
 	fs.StringVar(&f.out, "o", "", "write to `OUT` (- or none: standard output)")
 	return f.run
@@ -50,11 +52,16 @@ func (f *blkFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
 		return e.usageError("want exactly one FILE, got %d", len(pos))
 	}
-	kind, ok := blkKinds[f.kind]
-	if !ok {
-		return e.usageError("unknown --kind %q", f.kind)
+	kindName := f.kind
+	if kindName == "" {
+		kindName = "fat"
 	}
+	kind, ok := blkKinds[kindName]
 	switch {
+	case !ok:
+		return e.usageError("unknown --kind %q (want fat, fat-zst, slim, slim-zst, slim-zst-dict or bbf)", f.kind)
+	case f.encode && kind == blk.KindBBF:
+		return e.usageError("--encode cannot write the legacy kind bbf")
 	case f.encode && f.toBPX:
 		return e.usageError("--encode and --to-bpx exclude each other")
 	case (f.encode || f.toBPX) && f.out == "":
@@ -67,7 +74,12 @@ func (f *blkFlags) run(e *env, pos []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	tree, err := in.read(pos[0], data)
+	var tree *blk.Block
+	if f.kind != "" && !f.encode {
+		tree, err = in.readBody(pos[0], kind, data)
+	} else {
+		tree, err = in.read(pos[0], data)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
@@ -144,23 +156,7 @@ func (in *blkInput) read(name string, data []byte) (*blk.Block, error) {
 	case bytes.HasPrefix(data, bpx.Signature[:]):
 		return blk.ReadBPX(bytes.NewReader(data), int64(len(data)))
 	case len(data) > 0 && data[0] <= byte(blk.KindSlimZstdDict):
-		kind := blk.Kind(data[0])
-		var opts []blk.Option
-		if kind.Slim() {
-			nm, err := in.nameMap(name)
-			if err != nil {
-				return nil, err
-			}
-			opts = append(opts, blk.WithNameMap(nm))
-		}
-		if kind == blk.KindSlimZstdDict {
-			dicts, err := in.dictionaries()
-			if err != nil {
-				return nil, err
-			}
-			opts = append(opts, blk.WithDicts(dicts...))
-		}
-		d, err := blk.NewDecoder(opts...)
+		d, err := in.decoder(name, blk.Kind(data[0]))
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +165,37 @@ func (in *blkInput) read(name string, data []byte) (*blk.Block, error) {
 		return blk.ParseTypedJSON(data)
 	}
 	return blk.ParseText(data)
+}
+
+// readBody decodes data as a binary body of the given kind without its
+// kind byte (--kind without --encode).
+func (in *blkInput) readBody(name string, kind blk.Kind, data []byte) (*blk.Block, error) {
+	d, err := in.decoder(name, kind)
+	if err != nil {
+		return nil, err
+	}
+	return d.DecodeBody(kind, data)
+}
+
+// decoder returns a decoder for kind, with the name map and dictionaries
+// the kind needs.
+func (in *blkInput) decoder(name string, kind blk.Kind) (*blk.Decoder, error) {
+	var opts []blk.Option
+	if kind.Slim() {
+		nm, err := in.nameMap(name)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, blk.WithNameMap(nm))
+	}
+	if kind == blk.KindSlimZstdDict {
+		dicts, err := in.dictionaries()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, blk.WithDicts(dicts...))
+	}
+	return blk.NewDecoder(opts...)
 }
 
 // nameMap loads --nm, or the file "nm" beside the input file.

@@ -155,7 +155,11 @@ func TestBLKErrors(t *testing.T) {
 		{[]string{"blk"}, exitUsage, "want exactly one FILE"},
 		{[]string{"blk", "--format", "yaml", bad}, exitUsage, "unknown --format"},
 		{[]string{"blk", "--encode", bad}, exitUsage, "need -o"},
-		{[]string{"blk", "--encode", "--kind", "bbf", "-o", "x", bad}, exitUsage, "unknown --kind"},
+		{[]string{"blk", "--encode", "--kind", "bbf", "-o", "x", bad}, exitUsage, "cannot write the legacy kind bbf"},
+		{[]string{"blk", "--kind", "zip", bad}, exitUsage, "unknown --kind \"zip\""},
+		{[]string{"blk", "--encode", "--kind", "FAT", "-o", "x", bad}, exitUsage, "unknown --kind"},
+		{[]string{"blk", "--kind", "fat", bad}, exitFail, "names size is 0 for 1 names at offset 1"},
+		{[]string{"blk", "--kind", "slim", "-"}, exitFail, "--nm"},
 	} {
 		r := runBPX(t, []byte("a:i=1"), tc.args...)
 		if r.Code != tc.code || !strings.Contains(r.Stderr, tc.want) {
@@ -163,6 +167,64 @@ func TestBLKErrors(t *testing.T) {
 		}
 		if tc.code == exitFail {
 			checkOneLineError(t, r)
+		}
+	}
+}
+
+// --kind without --encode reads a body stored without its kind byte, of
+// every kind, from a file or standard input.
+func TestBLKKindBody(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ sample, kind string }{
+		{"section_fat.blk", "fat"}, {"section_fat_s.blk", "fat"}, {"section_fat_zst.blk", "fat-zst"},
+		{"section_slim.blk", "slim"}, {"section_slim_zst.blk", "slim-zst"}, {"section_slim_zst_dict.blk", "slim-zst-dict"},
+	} {
+		data := readFile(t, blkSample(t, tc.sample))
+		if data[0] != byte(blkKinds[tc.kind]) {
+			t.Fatalf("%s does not start with the kind of %s", tc.sample, tc.kind)
+		}
+		// The nm and dictionary are not beside the body: pass them.
+		body := filepath.Join(dir, tc.sample+".body")
+		os.WriteFile(body, data[1:], 0o644)
+		args := []string{"blk", "--lf", "--kind", tc.kind, "--nm", blkSample(t, "nm"), "--dict", blkSample(t, "bfb732560ad45234690acad246d7b14c2f25ad418a146e5e7ef68ba3386a315c.dict")}
+		for _, in := range [][]string{{body}, {"-"}} {
+			r := runBPX(t, data[1:], append(args, in...)...)
+			if r.Code != exitOK || r.Stdout != sectionTextLF {
+				t.Errorf("%s as %s (%s): exit %d, stderr %q, stdout:\n%s", tc.sample, tc.kind, in[0], r.Code, r.Stderr, r.Stdout)
+			}
+		}
+	}
+	// The legacy BBF3 body is read as its whole file is.
+	bbf := readFile(t, blkSample(t, "section_bbf.blk"))
+	whole := runBPX(t, bbf, "blk", "--format", "typed-json", "-")
+	body := runBPX(t, bbf[1:], "blk", "--format", "typed-json", "--kind", "bbf", "-")
+	if whole.Code != exitOK || body.Code != exitOK || body.Stdout != whole.Stdout {
+		t.Fatalf("bbf body: exit %d %q, whole file: exit %d %q", body.Code, body.Stderr, whole.Code, whole.Stderr)
+	}
+}
+
+// A body written by bpx blk --encode, without its first byte, reads back
+// with --kind (no samples needed), also into a BPX container.
+func TestBLKKindBodyOfEncoded(t *testing.T) {
+	dir := t.TempDir()
+	text := "a:i[]=[1;2;]\n\"@override:b\"{ c:t=x }\n"
+	want := "a:i=1\na:i=2\n\n\"@override:b\"{\n  c:t=\"x\"\n}\n"
+	for _, kind := range []string{"fat", "fat-zst"} {
+		out := filepath.Join(dir, kind+".blk")
+		if r := runBPX(t, []byte(text), "blk", "--encode", "--kind", kind, "-o", out, "-"); r.Code != exitOK {
+			t.Fatalf("%s: %s", kind, r.Stderr)
+		}
+		body := readFile(t, out)[1:]
+		r := runBPX(t, body, "blk", "--lf", "--kind", kind, "-")
+		if r.Code != exitOK || r.Stdout != want {
+			t.Errorf("%s body: exit %d %q\n%s", kind, r.Code, r.Stderr, r.Stdout)
+		}
+		bpxOut := filepath.Join(dir, kind+".bpx")
+		if r := runBPX(t, body, "blk", "--kind", kind, "--to-bpx", "-o", bpxOut, "-"); r.Code != exitOK {
+			t.Fatalf("%s to BPX: %s", kind, r.Stderr)
+		}
+		if r := runBPX(t, nil, "blk", "--lf", bpxOut); r.Code != exitOK || r.Stdout != want {
+			t.Errorf("%s body via BPX: exit %d %q\n%s", kind, r.Code, r.Stderr, r.Stdout)
 		}
 	}
 }

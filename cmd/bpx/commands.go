@@ -238,20 +238,23 @@ grey PNGs clamped to [0, 1]. -o - writes to standard output.`,
 	Setup: setupTextureExport,
 }, {
 	Name: "blk",
-	Usage: "[--nm FILE] [--dict FILE] [--format text|json|typed-json] [--merge] [--lf] [-o OUT] FILE\n" +
+	Usage: "[--kind KIND] [--nm FILE] [--dict FILE] [--format text|json|typed-json] [--merge] [--lf] [-o OUT] FILE\n" +
 		"--encode [--kind KIND] [--nm FILE] [--dict FILE] -o OUT FILE\n" +
-		"--to-bpx -o OUT FILE",
+		"[--kind KIND] --to-bpx -o OUT FILE",
 	Summary: "convert Dagor BLK data blocks: binary (all kinds), text, JSON, typed JSON, BPX",
 	Doc: `Print a Dagor BLK file as engine text (CRLF line ends unless --lf), as
 wt_blk's JSON or as lossless typed JSON; with --encode, write it as binary
 BLK of --kind; with --to-bpx, as a BPX container holding the tree as
 structured data. FILE may be binary BLK of any kind, BLK text, typed JSON or
-such a BPX container; "-" reads standard input. SLIM kinds need the shared
-name map: --nm, else the file "nm" beside FILE; the zstd dictionary is, unless
---dict is given, the file the name map names, beside the name map.`,
+such a BPX container; "-" reads standard input. Without --encode, --kind
+reads FILE as a binary body of that kind stored without its kind byte. SLIM
+kinds need the shared name map: --nm, else the file "nm" beside FILE; the
+zstd dictionary is, unless --dict is given, the file the name map names,
+beside the name map.`,
 	Examples: []example{
 		{"Print a binary BLK as engine text with LF line ends.", "bpx blk --lf config.blk"},
 		{"Encode BLK text as binary BLK of the fat kind.", "bpx blk --encode --kind fat -o config.bin config.blk"},
+		{"Read a fat body that another tool stored without its kind byte.", "bpx blk --kind fat body.bin"},
 	},
 	Setup: setupBLK,
 }, {

@@ -2,6 +2,7 @@ package blk
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -145,6 +146,26 @@ func (d *Decoder) Decode(data []byte) (*Block, error) {
 		return parseBody(&reader{b: plain, in: "zstd plaintext"}, d.nameMap.Names)
 	}
 	return nil, fmt.Errorf("%w: first byte 0x%02x is not a binary BLK kind (text BLK?)", ErrUnsupported, data[0])
+}
+
+// DecodeBody decodes a binary BLK file of the given kind whose kind byte
+// is missing, as some tools store it: for KindFAT and KindSlim the body,
+// for KindFATZstd the u24 length and the zstd frame, for KindSlimZstd and
+// KindSlimZstdDict the zstd data, for KindBBF the file from its "BBF" or
+// "BBz" magic on. Offsets in errors count from the start of body. A kind
+// other than the six is an error matching ErrUnsupported.
+func (d *Decoder) DecodeBody(kind Kind, body []byte) (*Block, error) {
+	if kind > KindSlimZstdDict {
+		return nil, fmt.Errorf("%w: %v is not a binary BLK kind", ErrUnsupported, kind)
+	}
+	data := make([]byte, 1+len(body))
+	data[0] = byte(kind)
+	copy(data[1:], body)
+	b, err := d.Decode(data)
+	if fe := (*FormatError)(nil); errors.As(err, &fe) && fe.In == "" && fe.Offset > 0 {
+		fe.Offset--
+	}
+	return b, err
 }
 
 // nameList is the name table of a body: the shared names (SLIM), then the

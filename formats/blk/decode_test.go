@@ -127,3 +127,48 @@ func TestDecodeBBz(t *testing.T) {
 		t.Errorf("nested BBz: %v", err)
 	}
 }
+
+// DecodeBody reads every kind without its kind byte; error offsets count
+// from the start of the body.
+func TestDecodeBody(t *testing.T) {
+	tree := genTree(3, genOptions{blocks: 6, params: 3, oddNames: true, maxDepth: 3})
+	nm := &NameMap{Names: []string{"a", "speed", "dup"}}
+	d := &Decoder{nameMap: nm}
+	for _, e := range []*Encoder{{kind: KindFAT}, {kind: KindFATZstd}, {kind: KindSlim, nameMap: nm}, {kind: KindSlimZstd, nameMap: nm}} {
+		data, err := e.Encode(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.DecodeBody(e.kind, data[1:])
+		if err != nil || !Equal(got, tree) {
+			t.Fatalf("%v body: %v", e.kind, err)
+		}
+		// The wrong kind fails cleanly.
+		wrong := map[Kind]Kind{KindFAT: KindFATZstd, KindFATZstd: KindFAT, KindSlim: KindSlimZstd, KindSlimZstd: KindSlim}
+		if _, err := d.DecodeBody(wrong[e.kind], data[1:]); err == nil {
+			t.Errorf("%v body decoded as another kind", e.kind)
+		}
+		if e.kind != KindFAT {
+			continue
+		}
+		for n := 1; n < len(data); n++ {
+			_, whole := d.Decode(data[:n])
+			_, body := d.DecodeBody(KindFAT, data[1:n])
+			var fw, fb *FormatError
+			if !errors.As(whole, &fw) || !errors.As(body, &fb) || fb.Offset != fw.Offset-1 || fb.What != fw.What {
+				t.Fatalf("truncated at %d: file error %v, body error %v", n, whole, body)
+			}
+		}
+	}
+	bbf := writeBBF3(bbfTree())
+	want, err := Decode(bbf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.DecodeBody(KindBBF, bbf[1:]); err != nil || !Equal(got, want) {
+		t.Fatalf("BBF body: %v", err)
+	}
+	if _, err := d.DecodeBody(Kind(6), []byte{0}); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("kind 6: %v", err)
+	}
+}

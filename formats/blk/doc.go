@@ -8,9 +8,11 @@
 // every binary kind: FAT (1), FAT_ZST (2), SLIM (3), SLIM_ZST (4),
 // SLIM_ZST_DICT (5) with a shared [NameMap] and zstd dictionaries, and the
 // legacy BBF3 ("\0BBF", with its zlib variant "\0BBz"). [Encoder] writes
-// the kinds 1 to 5 with the engine's layout. [WriteText] and [ParseText]
-// handle the engine's text syntax, [WriteJSON] the JSON of wt_blk (with
-// its duplicate-merging mode), and [WriteTypedJSON] / [ParseTypedJSON] a
+// the kinds 1 to 5 with the engine's layout. [ParseText] reads the whole
+// text syntax of the engine's parser (arrays, includes, and the
+// "@override:"/"@delete:"/"@clone-last:" directives, kept as data) and
+// [WriteText] writes it back; [WriteJSON] writes the JSON of wt_blk
+// (with its duplicate-merging mode), and [WriteTypedJSON] / [ParseTypedJSON] a
 // lossless typed JSON. [ToSD] and [FromSD] map a tree to BPXSD and back
 // without loss (a flat block list, lists chunked beyond BPXSD's 255
 // entries), and [WriteBPX] / [ReadBPX] store it in a BPX container.
@@ -43,6 +45,12 @@
 //   - every block but the root must be claimed by exactly one parent and
 //     be reachable from the root; every param must belong to a block;
 //   - BBF3: at most 2 Mi names and 64 Mi strings, as in the engine.
+//
+// [ParseText] keeps the same limits on params and sub-blocks per block
+// (an array counts one param per value) and on nesting; it reads the text
+// once, without backtracking, and the tree it builds takes at most about
+// 60 bytes of memory per byte of text (an empty array value, one byte,
+// is one param).
 //
 // Trailing bytes after the block map, and after the FAT_ZST frame (game
 // files carry 256 of them), are ignored, as by the engine.

@@ -43,20 +43,30 @@ var (
 
 // FormatError describes malformed input: what was wrong and at which byte
 // offset. Offsets count from the start of the file, or from the start of
-// the decompressed data when In is not empty. It matches ErrFormat and
-// bpx.ErrFormat.
+// the decompressed data when In is not empty. Errors of ParseText also
+// give the line and the byte column, both counted from 1. It matches
+// ErrFormat and bpx.ErrFormat.
 type FormatError struct {
 	Offset int64
 	In     string // "" for the file itself, else e.g. "zstd plaintext"
 	What   string
 	Err    error // optional cause (ErrTooLarge, a zstd error, ...)
+
+	// Line and Column locate the error in BLK text; 0 for binary input.
+	Line, Column int
 }
 
-// Error returns "blk: <what> at offset <n>[ of the <unit>][: <cause>]".
+// Error returns "blk: <what> at offset <n>[ of the <unit>][: <cause>]",
+// or for text "blk: <what> at line <l>:<c> (offset <n> of the text)".
 func (e *FormatError) Error() string {
-	s := fmt.Sprintf("blk: %s at offset %d", e.What, e.Offset)
-	if e.In != "" {
-		s += " of the " + e.In
+	var s string
+	switch {
+	case e.Line > 0:
+		s = fmt.Sprintf("blk: %s at line %d:%d (offset %d of the %s)", e.What, e.Line, e.Column, e.Offset, e.In)
+	case e.In != "":
+		s = fmt.Sprintf("blk: %s at offset %d of the %s", e.What, e.Offset, e.In)
+	default:
+		s = fmt.Sprintf("blk: %s at offset %d", e.What, e.Offset)
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()

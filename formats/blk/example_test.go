@@ -104,6 +104,54 @@ func ExampleParseText() {
 	// Output: 16 [1 2.5]
 }
 
+// Arrays become repeated params; directives such as "@override:" stay data
+// and are written back as they were read.
+func ExampleParseText_arraysAndDirectives() {
+	src := `include "base.blk"
+ammo:i[]=[10; 20; 30;]
+"@override:weapon"{ "@delete:ammo":i=0 }
+`
+	root, err := blk.ParseText([]byte(src))
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range root.Params {
+		fmt.Println(p.Name, p.Value.Type(), p.Value.Str(), p.Value.Int())
+	}
+	blk.WriteText(os.Stdout, root, blk.LFLineEnds())
+	// Output:
+	// @include string base.blk 0
+	// ammo int  10
+	// ammo int  20
+	// ammo int  30
+	// include "base.blk"
+	// ammo:i=10
+	// ammo:i=20
+	// ammo:i=30
+	//
+	// "@override:weapon"{
+	//   "@delete:ammo":i=0
+	// }
+}
+
+// A body stored without its kind byte decodes when the kind is known.
+func ExampleDecoder_DecodeBody() {
+	root := &blk.Block{}
+	root.Add("speed", blk.Real(2.5))
+	file, err := blk.Encode(root, blk.KindFAT)
+	if err != nil {
+		panic(err)
+	}
+	var d blk.Decoder
+	back, err := d.DecodeBody(blk.KindFAT, file[1:])
+	if err != nil {
+		panic(err)
+	}
+	v, _ := back.Param("speed")
+	fmt.Println(v.Real())
+	// Output: 2.5
+}
+
 func ExampleWriteTypedJSON() {
 	var buf bytes.Buffer
 	blk.WriteTypedJSON(&buf, example())

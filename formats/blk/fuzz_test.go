@@ -111,7 +111,15 @@ func FuzzFromSD(f *testing.F) {
 // text reads back to the same tree.
 func FuzzParseText(f *testing.F) {
 	f.Add([]byte(sectionText))
-	f.Add([]byte("a:i=0x10; b{c:t='''\nx\n'''}\n/* c */ include \"f\"\n"))
+	f.Add([]byte("/* c */ include \"f\"\na:i=0x10; b{c:t='''\nx\n'''}\n"))
+	// The forms of the engine's parser: arrays, directives, includes,
+	// simple strings, comments in values, numbers as the engine reads them.
+	f.Add([]byte(directivesText))
+	f.Add([]byte("param1:i[]=[42; 43; 44;]\nparam2:t[]=[\n  \"p1\"\n  'p2'\n]\np:p2[]=[1,2;3 , 4\n]\ne:b[]=[]\n"))
+	f.Add([]byte("\"@override:a[-1]\":i=5\n\"@delete-all:packBin\":b=false; packBin:b=yes\n\"@clone-last:f\"{}\n\"@override-last\"\n{ x:t=y }\n"))
+	f.Add([]byte("include fftWaterList.blk\nINCLUDE\n 'b.blk'\nname=value\nq = \"a b\"\na:\"i\"=1\nb :t= x /* c */ y // z\n"))
+	f.Add([]byte("a:i=4294967295\nb:i64=0xffffffffffffffff\nc:r=-inf\nd:r=nan(1)\ne:c=1,2,3,300\nf:p3=1,2,3,4\ng:m=[[1,2,3][4,5,6][7,8,9][1,2,3]]x\nh:r=.5e-3\n"))
+	f.Add([]byte("\xEF\xBB\xBFs:t=\"~~~\"~n\"\nm:t=\"\"\"\n\n\n\"\"\"\n\"@null\"{}\n\"@include\":t=\"\"\nz:t=a\x00b"))
 	for seed := uint64(0); seed < 3; seed++ {
 		text, _ := genTree(seed, genOptions{blocks: 5, params: 3, oddNames: true, maxDepth: 3}).MarshalText()
 		f.Add(text)

@@ -31,14 +31,14 @@ func TestTextRoundTrip(t *testing.T) {
 
 func TestParseTextEngineForms(t *testing.T) {
 	src := "\xEF\xBB\xBF// comment\r\n" +
-		"a:i = 0x10 ; b:i=-7 /* c /* nested */ */\n" +
+		"a:i = 0x10 ; b:i=-7 /* c, not nested in a value */\n" +
 		"'q k':t=\"it's\"\n" +
 		"on:b=On; off:b=0\n" +
 		"col:c=1,2,3\n" +
 		"m:m=[[1,2,3][4, 5, 6] [7,8,9] [10,11,12]]\n" +
 		"s:t=bare words  // trailing comment\n" +
-		"blk { x:p2 = 1.5 , -2 } e{}\n" +
 		"include \"inc.blk\"\n" +
+		"blk { x:p2 = 1.5 , -2 } e{}\n" +
 		"ml:t=\"\"\"  \nline1\nline2\n\"\"\"\n"
 	got, err := ParseText([]byte(src))
 	if err != nil {
@@ -91,13 +91,13 @@ func TestParseTextErrors(t *testing.T) {
 		{"a{", "'}' missing"},
 		{"}", "unexpected '}'"},
 		{"a:t=\"open", "unclosed string"},
-		{"a:i[]=[1]", "array form"},
+		{"a:i[]=[1]", "end the last array value with ';'"},
 		{"a:c=1,2,300", "bad color"},
 		{"a:m=[[1,2,3]]", "bad matrix"},
 		{"a", "unexpected end"},
-		{"a=1", "expected '{' or ':'"},
+		{"a b", "expected '{', ':' or '=' after"},
 		{"/* x", "inside a comment"},
-		{"\n\na:b=maybe", "line 3"},
+		{"\n\na:b=maybe", "line 3:5"},
 	} {
 		_, err := ParseText([]byte(tc.src))
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tc.what)) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // TextOption tunes WriteText.
@@ -20,21 +21,39 @@ func LFLineEnds() TextOption { return func(t *textWriter) { t.eol = "\n" } }
 // between sibling blocks, "name{" headers and "name{}" for empty blocks,
 // "yes"/"no" booleans, colors as "r, g, b, a", strings quoted to minimise
 // escaping with "~" as the escape character. Keys that are not made of
-// [A-Za-z0-9_.~-] are quoted; a block named "" is written as "@null".
+// [A-Za-z0-9_.~-] are quoted, so directive names ("@override:x", ...) are
+// written as the engine reads them; a block named "" is written as
+// "@null"; a string param "@include" is written as an include line
+// (unless empty: an include needs a file name).
+// Repeated names are written one param per line, never as arrays. What
+// WriteText writes, ParseText reads back to an equal tree (floats by bits,
+// but every NaN reads back as the quiet NaN).
 //
 // Differences from the engine, all still readable by it: floats use the
 // shortest form that reads back to the same float32 (the engine's %g keeps
 // only 6 digits and so loses precision), NaN and infinities print as
 // "nan", "inf" and "-inf", and a carriage return inside a string is
 // always escaped as "~r" (the engine's reader drops a raw one in
-// multi-line strings). The ipoint4 type (ip4) is written, although older
-// engine readers do not know its suffix.
+// multi-line strings). The ipoint4 type (ip4) is written, although
+// engine readers older than 2026 do not know its suffix.
+//
+// A tree that text cannot carry gives an error matching ErrEncode, and
+// nothing is written: a NUL byte in a name or string (the engine's text
+// ends at the first NUL), more than 65535 params or sub-blocks in one
+// block, or blocks nested deeper than MaxDepth. Two params of one name
+// but different types in one block are written, although the engine's
+// text reader refuses them.
 func WriteText(w io.Writer, b *Block, opts ...TextOption) error {
 	t := textWriter{eol: "\r\n"}
 	for _, o := range opts {
 		o(&t)
 	}
-	t.block(b, 0)
+	if t.check(b, 0); t.err == nil {
+		t.block(b, 0)
+	}
+	if t.err != nil {
+		return t.err
+	}
 	_, err := w.Write(t.buf)
 	return err
 }
@@ -49,6 +68,27 @@ func (b *Block) MarshalText() ([]byte, error) {
 type textWriter struct {
 	buf []byte
 	eol string
+	err error // the first reason the tree cannot be written
+}
+
+// check records an error if text cannot carry block b.
+func (t *textWriter) check(b *Block, level int) {
+	switch {
+	case t.err != nil:
+	case level > MaxDepth:
+		t.err = encodeErrf("text: blocks nested deeper than %d", MaxDepth)
+	case len(b.Params) > maxBlockEntries || len(b.Blocks) > maxBlockEntries:
+		t.err = encodeErrf("text: block %q has more than %d params or sub-blocks", b.Name, maxBlockEntries)
+	case strings.IndexByte(b.Name, 0) >= 0:
+		t.err = encodeErrf("text: NUL byte in the block name %q", b.Name)
+	default:
+		for _, p := range b.Params {
+			if strings.IndexByte(p.Name, 0) >= 0 || p.Value.typ == TypeString && strings.IndexByte(p.Value.s, 0) >= 0 {
+				t.err = encodeErrf("text: NUL byte in the param %q", p.Name)
+				return
+			}
+		}
+	}
 }
 
 func (t *textWriter) indent(level int) {
@@ -82,10 +122,11 @@ func (t *textWriter) key(s string) {
 	}
 }
 
+// block writes the params and sub-blocks of b, which check has passed.
 func (t *textWriter) block(b *Block, level int) {
 	for _, p := range b.Params {
 		t.indent(level)
-		if p.Name == "@include" && p.Value.typ == TypeString {
+		if p.Name == "@include" && p.Value.typ == TypeString && p.Value.s != "" {
 			t.buf = append(t.buf, "include "...)
 			t.buf = appendTextString(t.buf, p.Value.s)
 			t.buf = append(t.buf, t.eol...)
@@ -99,6 +140,9 @@ func (t *textWriter) block(b *Block, level int) {
 		t.buf = append(t.buf, t.eol...)
 	}
 	for i, c := range b.Blocks {
+		if t.check(c, level+1); t.err != nil {
+			return
+		}
 		if i == 0 && len(b.Params) > 0 {
 			t.buf = append(t.buf, t.eol...)
 		}
