@@ -24,8 +24,12 @@
 // a [*Error] naming the offset, matching [ErrOutOfRange], [ErrUnterminated]
 // or [ErrInvalidUTF8] and bpx.ErrFormat with errors.Is. A lookup costs time
 // proportional to the length of the string found, not to the size of the
-// section, and allocates only the returned string. A Table keeps a
-// reference to the section bytes and never copies them.
+// section, and allocates nothing. Lookups whose strings overlap (pointers to
+// every byte of one long string) would cost the square of the section: once
+// lookups have read the section twice over, the Table indexes it in one
+// pass, at most 4 bytes per byte of the section, and answers each later
+// lookup in time logarithmic in the section. A Table keeps a reference to
+// the section bytes and never copies them.
 //
 // [Builder.Add] refuses strings that cannot be stored faithfully (a NUL
 // byte or invalid UTF-8) and a section that would grow past [MaxSize].
