@@ -15,6 +15,10 @@ import (
 // MaxColumns is the most columns a table holds: the count is a u16.
 const MaxColumns = math.MaxUint16
 
+// maxSectionSize is the most bytes a Builder's section may reach: a
+// section's size is a u32. A variable so that tests can lower it.
+var maxSectionSize int64 = math.MaxUint32
+
 // Builder writes a table section: the header and columns, then one row per
 // [Builder.Append]. New rows are zeroed before their values are written,
 // so padding and unused Varchar bytes are 0, as in the reference. A
@@ -85,10 +89,15 @@ func NewBuilder(strs *bpxstrings.Builder, name string, columns []Column) (*Build
 //     starts nor ends with a NUL byte (it would not read back the same);
 //   - an array column: a slice or array of exactly Len such elements.
 //
-// On error nothing is added.
+// A row that would take the section past 4 GiB - 1 bytes, the most a
+// section's u32 size can say, fails with an error matching
+// bpx.ErrTooLarge. On error nothing is added.
 func (b *Builder) Append(values ...any) (int, error) {
 	if len(values) != len(b.cols) {
 		return -1, fmt.Errorf("%w: %d values for %d columns", ErrType, len(values), len(b.cols))
+	}
+	if int64(len(b.buf))+int64(b.stride) > maxSectionSize {
+		return -1, fmt.Errorf("table: row %d would take the section past %d bytes: %w", b.NumSlots(), maxSectionSize, bpxerr.ErrTooLarge)
 	}
 	n := len(b.buf)
 	b.buf = append(b.buf, make([]byte, b.stride)...)

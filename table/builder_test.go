@@ -200,3 +200,29 @@ func TestNewBuilderErrors(t *testing.T) {
 		t.Errorf("strings %q", strs.Bytes()[:8])
 	}
 }
+
+// TestBuilderSectionSizeLimit: a row that would take the section past the
+// u32 size limit (lowered here to 3 rows) is refused with
+// bpx.ErrTooLarge and leaves the section as it was.
+func TestBuilderSectionSizeLimit(t *testing.T) {
+	cols := []table.Column{{"a", table.Uint32, 1}}
+	var strs bpxstrings.Builder
+	b, err := table.NewBuilder(&strs, "t", cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stride := table.Stride(4)
+	defer table.SetMaxSectionSize(int64(len(b.Bytes()) + 3*stride))()
+	for i := range 3 {
+		if _, err := b.Append(i); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	before := bytes.Clone(b.Bytes())
+	if slot, err := b.Append(3); !errors.Is(err, bpxerr.ErrTooLarge) || slot != -1 {
+		t.Fatalf("row past the limit: slot %d, %v", slot, err)
+	}
+	if !bytes.Equal(b.Bytes(), before) || b.NumSlots() != 3 {
+		t.Errorf("the refused row changed the section (%d slots)", b.NumSlots())
+	}
+}

@@ -49,7 +49,9 @@ func reencode(t *testing.T, tb *table.Table) (section, strs []byte) {
 			}
 		}
 		if r.Free() {
-			b.SetFree(slot, true)
+			if err := b.SetFree(slot, true); err != nil {
+				t.Fatalf("slot %d: SetFree: %v", slot, err)
+			}
 		}
 	}
 	return b.Bytes(), sb.Bytes()
@@ -105,7 +107,9 @@ func FuzzDecode(f *testing.F) {
 		{"s", table.Varchar, 3}, {"a", table.Uint64, 2}, {"f", table.Float64, 1}, {"n", table.Null, 0}, {"e", table.Int8, 0}})
 	b.Append("x", []uint64{1, 2}, 0.5, nil, []int8{})
 	b.Append("", []uint64{0, 0}, -0.0, nil, []int8{})
-	b.SetFree(1, true)
+	if err := b.SetFree(1, true); err != nil {
+		f.Fatal(err)
+	}
 	f.Add(bytes.Clone(b.Bytes()), bytes.Clone(strs.Bytes()))
 	f.Fuzz(checkDecode)
 }

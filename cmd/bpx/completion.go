@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -28,6 +29,12 @@ func setupCompletion(*flag.FlagSet) func(*env, []string) int {
 		}
 		return exitOK
 	}
+}
+
+// flagEnums are the values of flags, keyed "command flag", whose value
+// name is a word rather than an "a|b|c" list, to keep their help short.
+var flagEnums = map[string][]string{
+	"blk kind": slices.Sorted(maps.Keys(blkKinds)),
 }
 
 // shells are the shells "bpx completion" writes scripts for.
@@ -87,6 +94,9 @@ func completionSpec() *compSpec {
 			cf := compFlag{name: flagName(f.Name), desc: shortDesc(usage), value: value}
 			if strings.Contains(value, "|") {
 				cf.enum = strings.Split(value, "|")
+			}
+			if e, ok := flagEnums[c.Name+" "+f.Name]; ok {
+				cf.enum = e
 			}
 			_, cf.repeat = f.Value.(*layerList)
 			cc.flags = append(cc.flags, cf)

@@ -108,6 +108,8 @@ func TestBashCompletion(t *testing.T) {
 	check([]string{"import", "export"}, "bpx", "texture", "")
 	check([]string{"xz", "zlib", "none"}, "bpx", "pack", "-c", "")
 	check([]string{"text", "json", "typed-json"}, "bpx", "blk", "--format", "")
+	check([]string{"bbf", "fat", "fat-zst", "slim", "slim-zst", "slim-zst-dict"}, "bpx", "blk", "--kind", "")
+	check([]string{"slim", "slim-zst", "slim-zst-dict"}, "bpx", "blk", "--kind", "sl")
 	check([]string{"bash", "zsh", "fish"}, "bpx", "completion", "")
 	check([]string{"unpack", "texture"}, "bpx", "help", "")
 	check([]string{"import"}, "bpx", "help", "texture", "")

@@ -56,16 +56,9 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 		// What the game sees: the stack, written one file at a time.
 		var l *layered
 		if l, err = openLayered(pos[0], f.layers); err == nil {
-			// Every layer's selected objects are checked before
-			// anything is created, as Unpack checks its package's.
-			for _, lp := range l.pkgs {
-				if err == nil {
-					err = lp.CheckObjects(pos[1:]...)
-				}
-			}
-			if err == nil {
-				err = pack.UnpackFS(f.dir, l.fs, opts...)
-			}
+			// UnpackFS checks the object each selected name shows,
+			// the top layer's, before it creates anything.
+			err = pack.UnpackFS(f.dir, l.fs, opts...)
 			l.Close()
 		}
 	} else {

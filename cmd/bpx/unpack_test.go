@@ -65,7 +65,8 @@ func TestUnpackRefusesSymlinkEscape(t *testing.T) {
 
 // TestUnpackTruncatedLeavesNothing: a package cut short fails before
 // anything is created, the target directory included, with or without
-// layers.
+// layers, unless a layer above shadows its damaged objects: only what the
+// stack shows is checked.
 func TestUnpackTruncatedLeavesNothing(t *testing.T) {
 	src, tmp := t.TempDir(), t.TempDir()
 	writeFiles(t, src, roundTripFiles)
@@ -81,7 +82,13 @@ func TestUnpackTruncatedLeavesNothing(t *testing.T) {
 	if err := os.WriteFile(cut, b[:len(b)-1], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{cut}, {"-L", cut, pkg}, {"-L", pkg, cut}} {
+	// A mod that adds a file and shadows none of the cut base's.
+	extra, mod := t.TempDir(), filepath.Join(tmp, "mod.bpx")
+	writeFiles(t, extra, map[string]string{"extra.txt": "extra\n"})
+	if r := runBPX(t, nil, "pack", "-q", "-o", mod, extra); r.Code != exitOK {
+		t.Fatalf("pack: %+v", r)
+	}
+	for _, args := range [][]string{{cut}, {"-L", cut, pkg}, {"-L", mod, cut}} {
 		out := filepath.Join(t.TempDir(), "out")
 		r := runBPX(t, nil, append([]string{"unpack", "-q", "-C", out}, args...)...)
 		if r.Code != exitFail || !strings.Contains(r.Stderr, "beyond the end of the") {
@@ -90,6 +97,17 @@ func TestUnpackTruncatedLeavesNothing(t *testing.T) {
 		checkOneLineError(t, r)
 		if _, err := os.Lstat(out); !os.IsNotExist(err) {
 			t.Errorf("%v: the target directory was created (%v)", args, err)
+		}
+	}
+	// The intact package over the cut one shows every file from the top:
+	// nothing damaged is read, so all unpacks.
+	out := filepath.Join(t.TempDir(), "out")
+	if r := runBPX(t, nil, "unpack", "-q", "-C", out, "-L", pkg, cut); r.Code != exitOK {
+		t.Fatalf("unpack of a shadowed cut base: %+v", r)
+	}
+	for name, want := range roundTripFiles {
+		if got, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name))); err != nil || string(got) != want {
+			t.Errorf("%s: %d bytes, %v", name, len(got), err)
 		}
 	}
 }

@@ -24,7 +24,7 @@ func setupVersion(*flag.FlagSet) func(*env, []string) int {
 //
 //	bpx v1.2.0
 //	revision 0123abcd... (modified)
-//	built at 2026-01-02T03:04:05Z
+//	committed at 2026-01-02T03:04:05Z
 //	go1.24.0 linux/amd64
 //
 // The version is "(devel)" and the revision "unknown" when the build did
@@ -56,7 +56,7 @@ func writeVersion(w io.Writer, info *debug.BuildInfo) {
 	}
 	fmt.Fprintf(w, "revision %s\n", revision)
 	if at != "" {
-		fmt.Fprintf(w, "built at %s\n", at)
+		fmt.Fprintf(w, "committed at %s\n", at)
 	}
 	fmt.Fprintf(w, "%s %s/%s\n", goVersion, runtime.GOOS, runtime.GOARCH)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestWriteVersion: the module version, the revision with its modified
-// mark, the build time and the Go version come from the build information;
+// mark, the commit time and the Go version come from the build information;
 // what it lacks reads "(devel)" and "unknown".
 func TestWriteVersion(t *testing.T) {
 	platform := " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
@@ -25,7 +25,7 @@ func TestWriteVersion(t *testing.T) {
 			"bpx (devel)\nrevision unknown\ngo1.99.1" + platform},
 		{"release", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v1.2.3"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "false"}}},
-			"bpx v1.2.3\nrevision 0123abcd\nbuilt at 2026-01-02T03:04:05Z\ngo1.99.1" + platform},
+			"bpx v1.2.3\nrevision 0123abcd\ncommitted at 2026-01-02T03:04:05Z\ngo1.99.1" + platform},
 		{"modified", &debug.BuildInfo{GoVersion: "go1.99.1",
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.modified", Value: "true"}}},
 			"bpx (devel)\nrevision 0123abcd (modified)\ngo1.99.1" + platform},

@@ -152,8 +152,10 @@ func (d *Decoder) Decode(data []byte) (*Block, error) {
 // is missing, as some tools store it: for KindFAT and KindSlim the body,
 // for KindFATZstd the u24 length and the zstd frame, for KindSlimZstd and
 // KindSlimZstdDict the zstd data, for KindBBF the file from its "BBF" or
-// "BBz" magic on. Offsets in errors count from the start of body. A kind
-// other than the six is an error matching ErrUnsupported.
+// "BBz" magic on. Offsets in errors count from the start of body, but
+// for those in a decompressed unit (FormatError.In set), which count from
+// the start of that unit as for Decode. A kind other than the six is an
+// error matching ErrUnsupported.
 func (d *Decoder) DecodeBody(kind Kind, body []byte) (*Block, error) {
 	if kind > KindSlimZstdDict {
 		return nil, fmt.Errorf("%w: %v is not a binary BLK kind", ErrUnsupported, kind)
@@ -162,8 +164,12 @@ func (d *Decoder) DecodeBody(kind Kind, body []byte) (*Block, error) {
 	data[0] = byte(kind)
 	copy(data[1:], body)
 	b, err := d.Decode(data)
-	if fe := (*FormatError)(nil); errors.As(err, &fe) && fe.In == "" && fe.Offset > 0 {
-		fe.Offset--
+	// Every offset in the file, wherever it is in the chain, loses the
+	// kind byte.
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if fe, ok := e.(*FormatError); ok && fe.In == "" && fe.Offset > 0 {
+			fe.Offset--
+		}
 	}
 	return b, err
 }

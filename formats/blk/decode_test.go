@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -170,5 +171,54 @@ func TestDecodeBody(t *testing.T) {
 	}
 	if _, err := d.DecodeBody(Kind(6), []byte{0}); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("kind 6: %v", err)
+	}
+}
+
+// TestDecodeBodyErrorOffsets: for damaged files of every kind, the error
+// of DecodeBody on the body is the error of Decode on the file, with an
+// offset one less when it counts in the file itself; offsets in a
+// decompressed unit (In set) count from that unit and stay as they are.
+func TestDecodeBodyErrorOffsets(t *testing.T) {
+	tree := genTree(5, genOptions{blocks: 4, params: 3, maxDepth: 2})
+	nm := &NameMap{Names: []string{"a", "speed"}}
+	d := &Decoder{nameMap: nm}
+	files := map[Kind][]byte{KindBBF: writeBBF3(bbfTree())}
+	for _, e := range []*Encoder{{kind: KindFAT}, {kind: KindFATZstd}, {kind: KindSlim, nameMap: nm}, {kind: KindSlimZstd, nameMap: nm}} {
+		data, err := e.Encode(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.kind] = data
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for kind, data := range files {
+		for range 300 {
+			bad := bytes.Clone(data)
+			for range 1 + r.IntN(3) {
+				bad[1+r.IntN(len(bad)-1)] = byte(r.Uint32())
+			}
+			bad = bad[:1+r.IntN(len(bad))]
+			_, whole := d.Decode(bad)
+			_, body := d.DecodeBody(kind, bad[1:])
+			var fw, fb *FormatError
+			if !errors.As(whole, &fw) {
+				if (whole == nil) != (body == nil) || whole != nil && whole.Error() != body.Error() {
+					t.Fatalf("%v: file error %v, body error %v", kind, whole, body)
+				}
+				continue
+			}
+			want := *fw
+			if want.In == "" {
+				want.Offset--
+			}
+			if !errors.As(body, &fb) || fb.Error() != want.Error() {
+				t.Fatalf("%v: file error %v, body error %v, want %v", kind, whole, body, &want)
+			}
+			checked++
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d format errors compared", checked)
 	}
 }

@@ -2,6 +2,7 @@ package blk
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"testing"
 )
@@ -11,15 +12,17 @@ import (
 // lossless typed JSON.
 func checkDecoded(t *testing.T, d *Decoder, b *Block) {
 	text, err := b.MarshalText()
-	if err != nil {
+	switch {
+	case err != nil && !(errors.Is(err, ErrEncode) && hasNullBlock(b)):
 		t.Fatalf("text of a decoded tree: %v", err)
-	}
-	fromText, err := ParseText(text)
-	if err == nil {
-		fromText.Name = b.Name // text has no place for the root's name
-	}
-	if err != nil || !equalModuloNaN(fromText, b) {
-		t.Fatalf("text of a decoded tree does not read back: %v\n%q", err, text)
+	case err == nil:
+		fromText, err := ParseText(text)
+		if err == nil {
+			fromText.Name = b.Name // text has no place for the root's name
+		}
+		if err != nil || !equalModuloNaN(fromText, b) {
+			t.Fatalf("text of a decoded tree does not read back: %v\n%q", err, text)
+		}
 	}
 	if err := WriteJSON(io.Discard, b, MergeDuplicates()); err != nil {
 		t.Fatalf("JSON of a decoded tree: %v", err)
@@ -69,4 +72,15 @@ func generatedSeeds(f *testing.F, d *Decoder) [][]byte {
 		}
 	}
 	return seeds
+}
+
+// hasNullBlock reports whether a block below b is named "@null", a name
+// text cannot carry.
+func hasNullBlock(b *Block) bool {
+	for _, c := range b.Blocks {
+		if c.Name == "@null" || hasNullBlock(c) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package blk
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -72,15 +73,24 @@ func TestParseTextEngineForms(t *testing.T) {
 	}
 }
 
-// A block named "@null" reads back as the unnamed block "", as in the
-// engine: the text form cannot tell them apart.
+// A block named "@null" would read back as the unnamed block "", as in the
+// engine, and no spelling avoids it: WriteText refuses it rather than
+// lose the name, and still writes the unnamed block as "@null".
 func TestTextNullBlockName(t *testing.T) {
-	b := &Block{}
-	b.AddBlock("@null").Add("x", Int(1))
-	text, _ := b.MarshalText()
+	b := &Block{Name: "@null"} // the root's name is not written
+	b.AddBlock("").Add("x", Int(1))
+	text, err := b.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := ParseText(text)
-	if err != nil || got.Blocks[0].Name != "" {
-		t.Fatalf("got %v, %v", got, err)
+	if err != nil || len(got.Blocks) != 1 || got.Blocks[0].Name != "" {
+		t.Fatalf("got %v, %v from %q", got, err, text)
+	}
+	b.AddBlock("a").AddBlock("@null").Add("x", Int(1))
+	var buf bytes.Buffer
+	if err := WriteText(&buf, b); !errors.Is(err, ErrEncode) || buf.Len() != 0 {
+		t.Errorf("a block named @null: %v, %d bytes written", err, buf.Len())
 	}
 }
 

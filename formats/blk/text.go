@@ -39,10 +39,12 @@ func LFLineEnds() TextOption { return func(t *textWriter) { t.eol = "\n" } }
 //
 // A tree that text cannot carry gives an error matching ErrEncode, and
 // nothing is written: a NUL byte in a name or string (the engine's text
-// ends at the first NUL), more than 65535 params or sub-blocks in one
-// block, or blocks nested deeper than MaxDepth. Two params of one name
-// but different types in one block are written, although the engine's
-// text reader refuses them.
+// ends at the first NUL), a sub-block named "@null" (the engine's reader
+// takes that name, quoted or escaped, for the unnamed block's, so no
+// spelling reads back as "@null"; the engine's own writer loses it),
+// more than 65535 params or sub-blocks in one block, or blocks nested
+// deeper than MaxDepth. Two params of one name but different types in
+// one block are written, although the engine's text reader refuses them.
 func WriteText(w io.Writer, b *Block, opts ...TextOption) error {
 	t := textWriter{eol: "\r\n"}
 	for _, o := range opts {
@@ -81,6 +83,8 @@ func (t *textWriter) check(b *Block, level int) {
 		t.err = encodeErrf("text: block %q has more than %d params or sub-blocks", b.Name, maxBlockEntries)
 	case strings.IndexByte(b.Name, 0) >= 0:
 		t.err = encodeErrf("text: NUL byte in the block name %q", b.Name)
+	case level > 0 && b.Name == "@null":
+		t.err = encodeErrf(`text: a block named "@null" would read back as the unnamed block ""`)
 	default:
 		for _, p := range b.Params {
 			if strings.IndexByte(p.Name, 0) >= 0 || p.Value.typ == TypeString && strings.IndexByte(p.Value.s, 0) >= 0 {

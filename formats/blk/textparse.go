@@ -41,8 +41,10 @@ import (
 // [x, y, z]]". Like the engine, ParseText ignores what follows the last
 // component of a vector, color or matrix. A block named "@null" gets the
 // name "". Where the engine reads more loosely by accident, ParseText
-// refuses: an int without digits (the engine reads "x" as the distance of
-// 'x' from '0'). Where the engine's DataBlock refuses a tree, ParseText
+// refuses: a decimal int without digits, such as "x", "-" or "+" (the
+// engine reads "x" as the distance of 'x' from '0'). A bare "0x" is not
+// one of those: the engine's parse_naive reads it as 0, and so does
+// ParseText. Where the engine's DataBlock refuses a tree, ParseText
 // still reads it: two params of one name but different types in a block.
 //
 // The engine's directives, quoted names such as "@override:name",

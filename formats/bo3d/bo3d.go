@@ -105,7 +105,7 @@ type Keyframe struct {
 // Bone makes entity Entity move the vertices First..Last (inclusive) of
 // the mesh rigidly. A bone with First > Last affects no vertex (bOGL's
 // converter writes such bones, e.g. 0..-1). In JSON its keys are
-// camelCase, as those of every other JSON this module prints.
+// camelCase, as the other BO3D keys.
 type Bone struct {
 	Entity int32 `json:"entity"`
 	First  int32 `json:"first"`

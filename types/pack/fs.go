@@ -147,6 +147,7 @@ func (p *Package) info(e fsEntry) *fileInfo {
 		return fi
 	}
 	fi.obj = &p.objects[e.obj]
+	fi.p = p
 	fi.mode = 0o444
 	return fi
 }
@@ -157,6 +158,7 @@ type fileInfo struct {
 	name string
 	mode fs.FileMode
 	obj  *Object
+	p    *Package // the package of obj, for UnpackFS's check
 }
 
 func (fi *fileInfo) Name() string { return fi.name }

@@ -33,10 +33,25 @@ const (
 // revision 1) until Size bytes are found. Every section must be a data
 // section; anything out of range is an *ObjectError matching ErrObjectRange.
 func (p *Package) segments(o *Object) ([]segment, error) {
-	if err := p.objErr[o.Index]; err != nil {
+	var segs []segment
+	err := p.walkSegments(o, func(sg segment) error {
+		segs = append(segs, sg)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	var segs []segment
+	return segs, nil
+}
+
+// walkSegments calls f with each segment of o in order, as segments
+// returns them, without keeping them: an object may span every section, so
+// checking many objects must not hold objects × sections segments. It
+// stops at the first error, its own or f's.
+func (p *Package) walkSegments(o *Object, f func(segment) error) error {
+	if err := p.objErr[o.Index]; err != nil {
+		return err
+	}
 	pos, off, rem := o.pos, uint64(o.Offset), o.Size
 	chainLen := len(p.Reader.Sections)
 	if p.chain != nil {
@@ -45,10 +60,10 @@ func (p *Package) segments(o *Object) ([]segment, error) {
 	for rem > 0 {
 		if pos < 0 || pos >= chainLen {
 			what := fmt.Sprintf("start section %d does not exist (%d sections)", o.Start, len(p.Reader.Sections))
-			if len(segs) > 0 || pos != o.pos {
+			if rem != o.Size || pos != o.pos {
 				what = fmt.Sprintf("data ends %d bytes short of the object's size %d", rem, o.Size)
 			}
-			return nil, p.objectError(o, what, ErrObjectRange)
+			return p.objectError(o, what, ErrObjectRange)
 		}
 		sec := pos
 		if p.chain != nil {
@@ -56,20 +71,22 @@ func (p *Package) segments(o *Object) ([]segment, error) {
 		}
 		s := p.Reader.Sections[sec]
 		if s.Type != p.dataTyp {
-			return nil, p.objectError(o, fmt.Sprintf("data continues into section %d of type %d, not a data section", sec, s.Type), ErrObjectRange)
+			return p.objectError(o, fmt.Sprintf("data continues into section %d of type %d, not a data section", sec, s.Type), ErrObjectRange)
 		}
 		size := p.secSize[sec]
 		if off > size {
-			return nil, p.objectError(o, fmt.Sprintf("offset %d is beyond the end of section %d (%d bytes)", off, sec, size), ErrObjectRange)
+			return p.objectError(o, fmt.Sprintf("offset %d is beyond the end of section %d (%d bytes)", off, sec, size), ErrObjectRange)
 		}
 		if n := min(rem, size-off); n > 0 {
-			segs = append(segs, segment{sec: sec, off: off, n: n, start: o.Size - rem, mode: p.accessMode(s)})
+			if err := f(segment{sec: sec, off: off, n: n, start: o.Size - rem, mode: p.accessMode(s)}); err != nil {
+				return err
+			}
 			rem -= n
 		}
 		pos++
 		off = 0
 	}
-	return segs, nil
+	return nil
 }
 
 func (p *Package) objectError(o *Object, what string, err error) error {

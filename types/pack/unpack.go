@@ -148,15 +148,14 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 			files = append(files, e.obj)
 		}
 	}
-	// Where each file's data is, checked before anything is created.
-	segs := make([][]segment, len(p.objects))
+	// Where each file's data is, checked before anything is created but
+	// not kept: the workers locate each object again, one at a time, so
+	// memory stays bounded by the largest object's segments.
 	used := make([]bool, len(p.Reader.Sections))
 	for _, i := range files {
-		ss, err := p.locate(&p.objects[i], used)
-		if err != nil {
+		if err := p.checkObject(&p.objects[i], used); err != nil {
 			return err
 		}
-		segs[i] = ss
 	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -225,7 +224,7 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 			defer dirs.close()
 			for g := range work {
 				for _, i := range g {
-					if err := p.unpackOne(dirs, i, segs[i], o.Overwrite); err != nil {
+					if err := p.unpackOne(dirs, i, o.Overwrite); err != nil {
 						fail(err)
 						break
 					}
@@ -347,7 +346,7 @@ func (p *Package) CheckObjects(paths ...string) error {
 	used := make([]bool, len(p.Reader.Sections))
 	for _, e := range p.index().entries {
 		if e.obj >= 0 && selects(paths, e.name()) {
-			if _, err := p.locate(&p.objects[e.obj], used); err != nil {
+			if err := p.checkObject(&p.objects[e.obj], used); err != nil {
 				return err
 			}
 		}
@@ -355,31 +354,27 @@ func (p *Package) CheckObjects(paths ...string) error {
 	return nil
 }
 
-// locate returns the segments of o, after checking that the file holds
-// each of their sections whole; used marks the sections already checked.
-func (p *Package) locate(o *Object, used []bool) ([]segment, error) {
-	segs, err := p.segments(o)
-	if err != nil {
-		return nil, err
-	}
+// checkObject checks that the file holds whole every section that o's data
+// lies in; used marks the sections already checked. It keeps none of the
+// segments it walks.
+func (p *Package) checkObject(o *Object, used []bool) error {
 	size := uint64(p.Reader.Size())
-	for _, sg := range segs {
+	return p.walkSegments(o, func(sg segment) error {
 		if used[sg.sec] {
-			continue
+			return nil
 		}
 		s := p.Reader.Sections[sg.sec]
 		if end := s.Pointer + uint64(s.StoredSize()); s.Pointer > size || end > size {
-			return nil, p.objectError(o, fmt.Sprintf("its data is in section %d, stored at [%d, %d), beyond the end of the %d-byte file (cut short?)",
+			return p.objectError(o, fmt.Sprintf("its data is in section %d, stored at [%d, %d), beyond the end of the %d-byte file (cut short?)",
 				sg.sec, s.Pointer, end, size), ErrObjectRange)
 		}
 		used[sg.sec] = true
-	}
-	return segs, nil
+		return nil
+	})
 }
 
-// unpackOne writes object i, whose data segs locate, to its name under
-// dirs.root.
-func (p *Package) unpackOne(dirs *dirCache, i int, segs []segment, overwrite bool) (err error) {
+// unpackOne writes object i to its name under dirs.root.
+func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 	o := &p.objects[i]
 	dir, base := split(o.Name)
 	ent, err := dirs.open(dir)
@@ -387,7 +382,10 @@ func (p *Package) unpackOne(dirs *dirCache, i int, segs []segment, overwrite boo
 		return err
 	}
 	root := ent.root
-	r := &ObjectReader{p: p, obj: o, segs: segs}
+	r, err := p.OpenObject(i)
+	if err != nil {
+		return err
+	}
 	defer r.Close()
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if overwrite {

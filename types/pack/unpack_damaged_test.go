@@ -5,11 +5,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/overlay"
 )
 
 // cutPoints returns where to cut a package of n bytes whose sections lie
@@ -129,5 +131,57 @@ func TestUnpackChecksOnlySelection(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(intact))); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestUnpackFSChecksWhatIsShown: through a stack of layers, UnpackFS checks
+// the object each name resolves to before creating anything: a cut package
+// under an intact one that shadows all its files unpacks, and the same cut
+// package on top (or in a Sub of the stack) fails and creates nothing.
+func TestUnpackFSChecksWhatIsShown(t *testing.T) {
+	whole := pkgBytes(t, testTree(), WithCompression(bpx.CompressNone), WithSectionSize(16<<10))
+	full := openBytes(t, whole)
+	last := full.Reader.Sections[len(full.Reader.Sections)-1]
+	cut := openBytes(t, whole[:last.Pointer+uint64(last.StoredSize())-1])
+	if err := cut.CheckObjects(); !errors.Is(err, ErrObjectRange) {
+		t.Fatalf("the cut package passes CheckObjects (%v)", err)
+	}
+	shadowed, err := overlay.New(cut, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := UnpackFS(out, shadowed); err != nil {
+		t.Fatalf("cut package shadowed: %v", err)
+	}
+	want := t.TempDir()
+	if err := full.Unpack(want); err != nil {
+		t.Fatal(err)
+	}
+	compareTrees(t, want, out)
+
+	exposed, err := overlay.New(full, cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The directory of an object in the section cut short.
+	var broken string
+	for _, o := range cut.Objects() {
+		if cut.CheckObjects(o.Name) != nil {
+			broken = o.Name
+		}
+	}
+	sub, err := exposed.Sub(path.Dir(broken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range map[string]fs.FS{"stack": exposed, "sub": sub} {
+		missing := filepath.Join(t.TempDir(), "out")
+		if err := UnpackFS(missing, fsys); !errors.Is(err, ErrObjectRange) || !errors.Is(err, bpx.ErrFormat) {
+			t.Errorf("%s: cut package on top: %v, want ErrObjectRange", name, err)
+		}
+		if _, err := os.Lstat(missing); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: the target directory was created (%v)", name, err)
+		}
 	}
 }

@@ -16,9 +16,13 @@ import (
 // written through), and a file whose copy fails is removed. WithPaths and
 // WithProgress apply as for Unpack; files are written one at a time, in
 // walk order. A file that is neither regular nor a directory is an error.
-// When fsys is a *Package, the selected objects are first checked as by
-// CheckObjects, so a package cut short fails before dir is created; for
-// packages stacked in another fs.FS, call CheckObjects on each before.
+//
+// Before it creates anything, dir included, UnpackFS checks as
+// CheckObjects does every selected file that is an object of a *Package,
+// whether fsys is the package itself or shows its objects (a stack of
+// layers from package overlay, Sub): a package cut short fails before dir
+// is created. Only the object that fsys shows under each name is checked,
+// so a damaged object that a higher layer shadows is not an error.
 func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 	var o unpackConfig
 	for _, opt := range opts {
@@ -42,6 +46,8 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 		if err := p.CheckObjects(o.Paths...); err != nil {
 			return err
 		}
+	} else if err := checkShown(fsys, roots); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -79,6 +85,38 @@ func UnpackFS(dir string, fsys fs.FS, opts ...UnpackOption) error {
 				o.Progress(name, n)
 			}
 			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkShown checks, as CheckObjects does, the package object behind each
+// regular file under roots in fsys: the one that fs.Stat, and so Open,
+// resolves the name to. Files that are not package objects are skipped.
+func checkShown(fsys fs.FS, roots []string) error {
+	used := map[*Package][]bool{}
+	for _, r := range roots {
+		err := fs.WalkDir(fsys, r, func(name string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			fi, err := fs.Stat(fsys, name)
+			if err != nil {
+				return err
+			}
+			pf, ok := fi.(*fileInfo)
+			if !ok || pf.p == nil {
+				return nil
+			}
+			u := used[pf.p]
+			if u == nil {
+				u = make([]bool, len(pf.p.Reader.Sections))
+				used[pf.p] = u
+			}
+			return pf.p.checkObject(pf.obj, u)
 		})
 		if err != nil {
 			return err
