@@ -84,7 +84,7 @@ func (f *packFlags) run(e *env, pos []string) int {
 	}
 	bar := newProgress(e, f.quiet, total, "packing")
 	err = bpx.SaveFile(out, func(w io.Writer) error {
-		pw := pack.NewWriter(w, opts...)
+		pw := pack.NewWriter(w, append(opts, pack.WithAddProgress(func(_ string, n int64) { bar.Add(n) }))...)
 		pw.SetTypeExt(ext)
 		if metadata != nil {
 			if err := pw.SetMetadata(metadata); err != nil {
@@ -92,7 +92,7 @@ func (f *packFlags) run(e *env, pos []string) int {
 				return err
 			}
 		}
-		if err := pw.AddFS(progressFS{fsys, bar}); err != nil {
+		if err := pw.AddFS(fsys); err != nil {
 			pw.Close()
 			return err
 		}
@@ -149,29 +149,3 @@ func treeSize(fsys fs.FS) (int64, error) {
 }
 
 // progressFS advances a progress bar as files are read.
-type progressFS struct {
-	fs.FS
-	bar *progress
-}
-
-func (p progressFS) Open(name string) (fs.File, error) {
-	f, err := p.FS.Open(name)
-	if err != nil || p.bar.w == nil {
-		return f, err
-	}
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		return progressFile{f, p.bar}, nil
-	}
-	return f, nil
-}
-
-type progressFile struct {
-	fs.File
-	bar *progress
-}
-
-func (f progressFile) Read(b []byte) (int, error) {
-	n, err := f.File.Read(b)
-	f.bar.Add(int64(n))
-	return n, err
-}

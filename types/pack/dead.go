@@ -35,10 +35,9 @@ func maxSpans(objects, sections int) int { return 4*(objects+sections) + 1024 }
 // object uses: what replacing and removing objects with an Editor leaves
 // behind until the package is compacted. It reads only the object table;
 // objects whose data lies outside the data sections are not counted as
-// using anything. Overlapping objects count their shared bytes once per
-// object, so a package whose objects overlap reports less than is free,
-// and one whose objects overlap over very many sections is an error
-// matching bpx.ErrTooLarge.
+// using anything. Bytes that several objects share count once; a package
+// whose objects overlap over very many sections is an error matching
+// bpx.ErrTooLarge.
 func (p *Package) DeadBytes() (uint64, error) {
 	var data, used uint64
 	for i, s := range p.Reader.Sections {
@@ -59,17 +58,23 @@ func (p *Package) DeadBytes() (uint64, error) {
 }
 
 // sectionUse returns, for every section of the container, how many of its
-// uncompressed bytes the objects use.
+// uncompressed bytes the objects use, bytes shared by several objects
+// counted once.
 func (p *Package) sectionUse() []uint64 {
-	use := make([]uint64, len(p.Reader.Sections))
+	live := make([]squeeze, len(p.Reader.Sections))
 	for i := range p.objects {
 		segs, err := p.segments(&p.objects[i])
 		if err != nil {
 			continue
 		}
 		for _, sg := range segs {
-			use[sg.sec] = min(use[sg.sec]+sg.n, p.secSize[sg.sec])
+			live[sg.sec].add(sg)
 		}
+	}
+	use := make([]uint64, len(live))
+	for i := range live {
+		live[i].merge()
+		use[i] = min(live[i].size(), p.secSize[i])
 	}
 	return use
 }

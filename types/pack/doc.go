@@ -107,6 +107,11 @@
 //     raw one is read in place, and its checksum is then not verified on
 //     read ("bpx verify" checks every section).
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
+//   - Objects may share bytes (Writer.AddFS stores identical files once),
+//     so the objects of a package can add up to more bytes than its
+//     sections hold, a hostile package to many times more: Unpack writes
+//     each object in full. Check the sizes that Objects reports before
+//     unpacking a package you do not trust to a disk that could fill.
 //   - Removed returns at most 255 names (one BPXSD Array), each checked to
 //     be a valid fs path other than "." (no "..", no absolute path).
 //   - Container limits (section count, section size, xz dictionary) are

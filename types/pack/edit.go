@@ -359,6 +359,7 @@ func (e *Editor) Close() error {
 	}
 	baseObjs = append(baseObjs, e.keep...)
 	segsOf := make(map[int][]segment, len(baseObjs))
+	live := make([]squeeze, len(p.Reader.Sections))
 	for _, i := range baseObjs {
 		segs, err := p.segments(&p.objects[i])
 		if err != nil {
@@ -366,8 +367,12 @@ func (e *Editor) Close() error {
 		}
 		segsOf[i] = segs
 		for _, sg := range segs {
-			use[sg.sec] = min(use[sg.sec]+sg.n, p.secSize[sg.sec])
+			live[sg.sec].add(sg)
 		}
+	}
+	for i := range live {
+		live[i].merge()
+		use[i] = live[i].size()
 	}
 	drop := make([]bool, len(p.Reader.Sections))
 	for i, s := range p.Reader.Sections {
@@ -382,18 +387,8 @@ func (e *Editor) Close() error {
 		squeezed = map[int]*squeeze{}
 		for i, s := range p.Reader.Sections {
 			if s.Type == SectionData && !drop[i] && (use[i] < p.secSize[i] || e.recompress) {
-				squeezed[i] = &squeeze{}
+				squeezed[i] = &live[i]
 			}
-		}
-		for _, i := range baseObjs {
-			for _, sg := range segsOf[i] {
-				if sq := squeezed[sg.sec]; sq != nil {
-					sq.live = append(sq.live, [2]uint64{sg.off, sg.off + sg.n})
-				}
-			}
-		}
-		for _, sq := range squeezed {
-			sq.merge()
 		}
 	}
 	rdNew, err := e.nw.finishData()
@@ -504,9 +499,24 @@ func (e *Editor) Close() error {
 }
 
 // squeeze is the compaction of one data section: the byte ranges that
-// objects use, sorted and merged.
+// objects use, sorted and merged. Objects that share bytes (see
+// Writer.AddFS) add the same range more than once; merge counts it once.
 type squeeze struct {
 	live [][2]uint64
+}
+
+// add records the range of sg.
+func (sq *squeeze) add(sg segment) {
+	sq.live = append(sq.live, [2]uint64{sg.off, sg.off + sg.n})
+}
+
+// size returns how many bytes the merged ranges cover.
+func (sq *squeeze) size() uint64 {
+	var n uint64
+	for _, r := range sq.live {
+		n += r[1] - r[0]
+	}
+	return n
 }
 
 func (sq *squeeze) merge() {

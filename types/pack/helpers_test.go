@@ -15,7 +15,7 @@ import (
 )
 
 // pkgBytes writes the files of m (in lexical order) into a package.
-func pkgBytes(t testing.TB, m fstest.MapFS, opts ...WriterOption) []byte {
+func pkgBytes(t testing.TB, m fs.FS, opts ...WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := NewWriter(&buf, opts...)

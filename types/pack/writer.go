@@ -142,19 +142,9 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 	if err := w.finishObject(); err != nil {
 		return nil, err
 	}
-	if !w.cfg.allowInvalidNames && (name == "." || !fs.ValidPath(name)) {
-		return nil, fmt.Errorf("pack: Create(%q): %w", name, ErrInsecurePath)
-	}
-	before := w.names.Len()
-	off, err := w.names.Add(name)
+	off, err := w.addName("Create", name)
 	if err != nil {
-		return nil, fmt.Errorf("pack: Create(%q): %w", name, err)
-	}
-	if int(off) < before && !w.cfg.allowInvalidNames {
-		return nil, fmt.Errorf("pack: Create(%q): duplicate name: %w", name, ErrInsecurePath)
-	}
-	if uint64(len(w.table))/ObjectEntrySize >= uint64(^uint32(0)) {
-		return nil, w.fail(fmt.Errorf("pack: too many objects: %w", bpx.ErrTooLarge))
+		return nil, err
 	}
 	w.gen++
 	gen := w.gen
@@ -163,6 +153,26 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 		w.cur = nil // a large object starts a section of its own
 	}
 	return &objWriter{w: w, gen: gen}, nil
+}
+
+// addName checks name for op and adds it to the strings, returning its
+// string pointer.
+func (w *Writer) addName(op, name string) (uint32, error) {
+	if !w.cfg.allowInvalidNames && (name == "." || !fs.ValidPath(name)) {
+		return 0, fmt.Errorf("pack: %s(%q): %w", op, name, ErrInsecurePath)
+	}
+	before := w.names.Len()
+	off, err := w.names.Add(name)
+	if err != nil {
+		return 0, fmt.Errorf("pack: %s(%q): %w", op, name, err)
+	}
+	if int(off) < before && !w.cfg.allowInvalidNames {
+		return 0, fmt.Errorf("pack: %s(%q): duplicate name: %w", op, name, ErrInsecurePath)
+	}
+	if uint64(len(w.table))/ObjectEntrySize >= uint64(^uint32(0)) {
+		return 0, w.fail(fmt.Errorf("pack: too many objects: %w", bpx.ErrTooLarge))
+	}
+	return off, nil
 }
 
 func (w *Writer) fail(err error) error {
@@ -278,48 +288,6 @@ func (w *Writer) finishObject() error {
 	}
 	ob.gen = -1 // later writes fail
 	return nil
-}
-
-// AddFS adds every regular file of fsys as an object named by its path,
-// walking in lexical order (fs.WalkDir), like zip.Writer.AddFS. Directories
-// are implied by the names; other file types are an error.
-func (w *Writer) AddFS(fsys fs.FS) error {
-	return addTree(fsys, ".", w.CreateSized, w.finishObject)
-}
-
-// addTree walks the tree of fsys at root in lexical order and copies each
-// regular file into the writer create returns for its name and size, then
-// calls done (if not nil). Directories are implied by the names; other
-// file types are an error.
-func addTree(fsys fs.FS, root string, create func(name string, size int64) (io.Writer, error), done func() error) error {
-	return fs.WalkDir(fsys, root, func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		f, err := fsys.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		ow, err := create(name, info.Size())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(ow, f); err != nil {
-			return err
-		}
-		if done != nil {
-			return done()
-		}
-		return nil
-	})
 }
 
 // Close finishes the last object and writes the package to the underlying

@@ -21,6 +21,7 @@ type writerConfig struct {
 	concurrency       int // 0: the root writer's default
 	tempDir           string
 	memoryLimit       int64
+	addProgress       func(name string, n int64)
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.
@@ -135,4 +136,13 @@ func WithMemoryLimit(n int64) WriterOption {
 		cfg.memoryLimit = n
 		return nil
 	}
+}
+
+// WithAddProgress makes AddFS report its progress: f is called with a
+// file's name and the number of its bytes added since the last call, as
+// they are copied (for a file stored as a copy of an earlier one, its
+// whole size at once). The calls add up to the total size of the files,
+// although AddFS reads files of equal size twice to find copies.
+func WithAddProgress(f func(name string, n int64)) WriterOption {
+	return func(cfg *writerConfig) error { cfg.addProgress = f; return nil }
 }

@@ -1,0 +1,75 @@
+package pack
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// treeFile is a regular file found by listTree.
+type treeFile struct {
+	name string
+	size int64
+}
+
+// listTree returns the regular files of the tree of fsys at root, in
+// lexical order (fs.WalkDir). Directories are implied by the names; other
+// file types are an error.
+func listTree(fsys fs.FS, root string) ([]treeFile, error) {
+	var files []treeFile
+	err := fs.WalkDir(fsys, root, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files = append(files, treeFile{name, info.Size()})
+		return nil
+	})
+	return files, err
+}
+
+// copyFile copies the file f of fsys into the writer create returns for
+// its name and size, and to each writer of also as well.
+func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.Writer, error), also ...io.Writer) error {
+	r, err := fsys.Open(f.name)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := create(f.name, f.size)
+	if err != nil {
+		return err
+	}
+	if len(also) > 0 {
+		w = io.MultiWriter(append([]io.Writer{w}, also...)...)
+	}
+	_, err = io.Copy(w, r)
+	return err
+}
+
+// addTree copies each regular file of the tree of fsys at root, in lexical
+// order, into the writer create returns for its name and size, then calls
+// done (if not nil).
+func addTree(fsys fs.FS, root string, create func(name string, size int64) (io.Writer, error), done func() error) error {
+	files, err := listTree(fsys, root)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := copyFile(fsys, f, create); err != nil {
+			return err
+		}
+		if done != nil {
+			if err := done(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
