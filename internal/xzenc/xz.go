@@ -63,11 +63,11 @@ func (e *Encoder) Reset(w io.Writer, dict int, size int64) error {
 	if err := e.begin(w, dict, size); err != nil {
 		return err
 	}
-	want := int(min(max(size, 64<<10), window))
+	want := int(min(max(size, 64<<10), int64(e.winMax)))
 	if cap(e.win) < want {
 		e.win = make([]byte, 0, want)
 	}
-	e.data = e.win[:0]
+	e.data = e.win[:0:min(cap(e.win), e.winMax)]
 	return nil
 }
 
@@ -100,6 +100,9 @@ func (e *Encoder) Close() error { return e.end() }
 func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if dict < MinDict || dict > MaxDict {
 		return errors.New("xzenc: dictionary size out of range")
+	}
+	if err := e.Options.validate(); err != nil {
+		return err
 	}
 	e.prepare(size, dict)
 	e.cw = countWriter{w: w}
