@@ -162,8 +162,7 @@ func BenchmarkPresets(b *testing.B) {
 		}{{"fast", PresetFast}, {"default", PresetDefault}, {"max", PresetMax}} {
 			b.Run(fmt.Sprintf("%s-%dMiB", c.name, secSize>>20), func(b *testing.B) {
 				e := &Encoder{Options: c.o}
-				size := encodeAll(b, secs, func(w io.Writer, s []byte) error { return e.Encode(w, s, secSize) })
-				ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+				size, ns := encodeAll(b, secs, func(w io.Writer, s []byte) error { return e.Encode(w, s, secSize) })
 				if c.name == "fast" {
 					fastNs = ns
 				} else if fastNs > 0 {
@@ -178,8 +177,10 @@ func BenchmarkPresets(b *testing.B) {
 }
 
 // encodeAll encodes every section with encode, reports the ratio and
-// returns the output's size.
-func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error) int {
+// returns the output's size and the time per loop: CPU time where the
+// platform gives it (steadier than the wall time on a shared machine),
+// else wall time.
+func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error) (int, float64) {
 	total := 0
 	for _, s := range secs {
 		total += len(s)
@@ -187,6 +188,7 @@ func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error
 	b.SetBytes(int64(total))
 	var out bytes.Buffer
 	size := 0
+	cpu := cpuTime()
 	for b.Loop() {
 		size = 0
 		for _, s := range secs {
@@ -197,6 +199,41 @@ func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error
 			size += out.Len()
 		}
 	}
+	ns := float64(cpuTime() - cpu)
+	if ns <= 0 {
+		ns = float64(b.Elapsed().Nanoseconds())
+	}
 	b.ReportMetric(float64(size)/float64(total), "ratio")
-	return size
+	return size, ns / float64(b.N)
+}
+
+// BenchmarkNormalParams encodes the sections of BenchmarkEncode in Normal
+// mode over a grid of match finder, NiceLen and Depth, with "x-fast" and
+// "vs-xz6" as in BenchmarkPresets: the Pareto points the presets were
+// chosen from.
+func BenchmarkNormalParams(b *testing.B) {
+	secs := sourceSections(b)
+	xz6 := xzSize(b, secs, "-6", "--block-size=1MiB")
+	var fastNs float64
+	b.Run("fast", func(b *testing.B) {
+		e := &Encoder{}
+		_, fastNs = encodeAll(b, secs, e.with1MiB)
+	})
+	for _, mf := range []MatchFinder{HC4, BT4} {
+		for _, nice := range []int{16, 32, 64} {
+			for _, depth := range []int{4, 8, 16, 32} {
+				name := fmt.Sprintf("%s-nice%d-depth%d", [...]string{"hc4", "bt4"}[mf], nice, depth)
+				b.Run(name, func(b *testing.B) {
+					e := &Encoder{Options: Options{Mode: Normal, MatchFinder: mf, NiceLen: nice, Depth: depth}}
+					size, ns := encodeAll(b, secs, e.with1MiB)
+					if fastNs > 0 {
+						b.ReportMetric(fastNs/ns, "x-fast")
+					}
+					if xz6 > 0 {
+						b.ReportMetric(float64(size)/float64(xz6), "vs-xz6")
+					}
+				})
+			}
+		}
+	}
 }
