@@ -207,6 +207,34 @@ func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error
 	return size, ns / float64(b.N)
 }
 
+// BenchmarkMaxParams: candidates for PresetMax on 4 MiB sections with a
+// 4 MiB dictionary.
+func BenchmarkMaxParams(b *testing.B) {
+	all := gocorpus.Source(8 << 20)
+	secs := [][]byte{all[:4<<20], all[4<<20:]}
+	xz6 := xzSize(b, secs, "-6", "--block-size=4MiB")
+	var fastNs float64
+	b.Run("fast", func(b *testing.B) {
+		e := &Encoder{}
+		_, fastNs = encodeAll(b, secs, func(w io.Writer, s []byte) error { return e.Encode(w, s, 4<<20) })
+	})
+	for _, o := range []Options{
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 48, Depth: 16},
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 64, Depth: 32},
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 64, Depth: 48},
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 96, Depth: 48},
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 128, Depth: 64},
+		{Mode: Normal, MatchFinder: BT4, NiceLen: 273, Depth: 128},
+	} {
+		b.Run(fmt.Sprintf("bt4-nice%d-depth%d", o.NiceLen, o.Depth), func(b *testing.B) {
+			e := &Encoder{Options: o}
+			size, ns := encodeAll(b, secs, func(w io.Writer, s []byte) error { return e.Encode(w, s, 4<<20) })
+			b.ReportMetric(fastNs/ns, "x-fast")
+			b.ReportMetric(float64(size)/float64(xz6), "vs-xz6")
+		})
+	}
+}
+
 // BenchmarkNormalParams encodes the sections of BenchmarkEncode in Normal
 // mode over a grid of match finder, NiceLen and Depth, with "x-fast" and
 // "vs-xz6" as in BenchmarkPresets: the Pareto points the presets were
@@ -220,7 +248,7 @@ func BenchmarkNormalParams(b *testing.B) {
 		_, fastNs = encodeAll(b, secs, e.with1MiB)
 	})
 	for _, mf := range []MatchFinder{HC4, BT4} {
-		for _, nice := range []int{16, 32, 64} {
+		for _, nice := range []int{16, 24, 32, 48, 64} {
 			for _, depth := range []int{4, 8, 16, 32} {
 				name := fmt.Sprintf("%s-nice%d-depth%d", [...]string{"hc4", "bt4"}[mf], nice, depth)
 				b.Run(name, func(b *testing.B) {

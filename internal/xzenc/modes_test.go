@@ -193,7 +193,7 @@ func TestModesLongStream(t *testing.T) {
 }
 
 // TestNormalSmaller: Normal mode is worth its time on Go source in 1 MiB
-// sections (measured: PresetDefault 0.94x and PresetMax 0.90x of
+// sections (measured: PresetDefault 0.899x and PresetMax 0.893x of
 // PresetFast's size).
 func TestNormalSmaller(t *testing.T) {
 	if testing.Short() {
@@ -210,11 +210,11 @@ func TestNormalSmaller(t *testing.T) {
 	}
 	fast, def, mx := size(PresetFast), size(PresetDefault), size(PresetMax)
 	t.Logf("fast %d, default %d (%.3f), max %d (%.3f)", fast, def, float64(def)/float64(fast), mx, float64(mx)/float64(fast))
-	if def > fast*96/100 {
-		t.Errorf("PresetDefault: %d bytes, not 4%% below PresetFast's %d", def, fast)
+	if def > fast*92/100 {
+		t.Errorf("PresetDefault: %d bytes, not 8%% below PresetFast's %d", def, fast)
 	}
-	if mx > fast*93/100 || mx >= def {
-		t.Errorf("PresetMax: %d bytes, not 7%% below PresetFast's %d and below PresetDefault's %d", mx, fast, def)
+	if mx > fast*91/100 || mx >= def {
+		t.Errorf("PresetMax: %d bytes, not 9%% below PresetFast's %d and below PresetDefault's %d", mx, fast, def)
 	}
 }
 

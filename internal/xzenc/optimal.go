@@ -341,24 +341,31 @@ func (e *Encoder) optimum(p, stop int) []op {
 // and up: each length at the nearest distance that reaches it. normalP
 // is the price of the node plus isMatch and isRep.
 func (e *Encoder) relaxMatches(opt []node, cur, start int, ms []match, normalP uint32, ps uint32) {
-	lp := &e.pr.matchLen.p[ps]
+	lp := e.pr.matchLen.p[ps][:]
 	l := start
 	for _, mm := range ms {
 		ml := int(mm.len)
 		if ml < l {
 			continue
 		}
-		far := normalP + e.pr.distPrice(mm.dist, lenToPosStates+1)
-		for ; l <= ml; l++ {
-			pc := far
-			if l < lenToPosStates+1 {
-				pc = normalP + e.pr.distPrice(mm.dist, l)
-			}
-			pc += lp[l-minMatchLen]
+		for ; l < lenToPosStates+1 && l <= ml; l++ {
+			pc := normalP + e.pr.distPrice(mm.dist, l) + lp[l-minMatchLen]
 			if o := &opt[cur+l]; pc < o.price {
 				*o = node{price: pc, prev: uint32(cur), dist: mm.dist, kind: opMatch, mainLen: uint16(l)}
 			}
 		}
+		if l > ml {
+			continue
+		}
+		far := normalP + e.pr.distPrice(mm.dist, lenToPosStates+1)
+		nodes := opt[cur+l : cur+ml+1]
+		lens := lp[l-minMatchLen : ml-minMatchLen+1]
+		for i := range nodes {
+			if pc := far + lens[i]; pc < nodes[i].price {
+				nodes[i] = node{price: pc, prev: uint32(cur), dist: mm.dist, kind: opMatch, mainLen: uint16(l + i)}
+			}
+		}
+		l = ml + 1
 	}
 }
 

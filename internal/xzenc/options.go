@@ -18,7 +18,7 @@ const (
 	// length, the four repeated distances, one-byte "short reps" and
 	// literal + rep0 sequences by their cost in bits under the adaptive
 	// model, and codes the cheapest path. About 6 to 9% smaller than Fast
-	// on Go source, for 2 to 5 times the encode time.
+	// on Go source, for 4 to 10 times the encode time.
 	Normal
 )
 
@@ -40,12 +40,13 @@ const (
 // the output of an Encoder with zero Options does not change from one
 // version to the next.
 //
-// Memory: the window of Write (at most 4 MiB, or 8 MiB in Normal mode
-// with a dictionary above 1 MiB), 512 KiB of hash heads, and per
-// position of history (1 MiB, or the dictionary rounded up to a power of
-// two up to 4 MiB in Normal mode) 4 bytes for HC4 or 8 bytes for BT4,
-// plus about 300 KiB of parser state in Normal mode. PresetMax with a
-// 4 MiB dictionary thus holds about 41 MiB.
+// Memory, whatever the data's size: the window of Write, 512 KiB of hash
+// heads, and 4 bytes (HC4) or 8 bytes (BT4) per position of history. In
+// Fast mode the history is 1 MiB and the window 4 MiB: 8.5 MiB in all.
+// In Normal mode the history is the dictionary rounded up to a power of
+// two, at most 4 MiB, and the window 3 times that, at least 4 MiB; with
+// 1 MiB more of heads and parser state. So with a 1 MiB dictionary HC4
+// holds 9.5 MiB and BT4 13.5 MiB; with a 4 MiB one, BT4 holds 45.5 MiB.
 type Options struct {
 	// Mode is the parser; the zero value is Fast.
 	Mode Mode
@@ -61,19 +62,22 @@ type Options struct {
 	Depth int
 }
 
-// Presets: the trade-offs the bpx writer offers as pack levels. Sizes and
-// times are from BenchmarkPresets on 8 MiB of Go source in 1 MiB
-// sections, against xz --block-size=1MiB -6 and against PresetFast.
+// Presets: the trade-offs the bpx writer offers as pack levels. Sizes are
+// relative to xz --block-size=N -6 on the same sections and speeds to
+// PresetFast's, from BenchmarkPresets on 8 MiB of Go source (CPU time;
+// BenchmarkNormalParams has the other points tried).
 var (
 	// PresetFast is the zero Options: greedy + lazy parsing, HC4 with
-	// DefaultDepth. About 1.10x the size of xz -6.
+	// DefaultDepth. 1.11x the size of xz -6 in 1 MiB sections.
 	PresetFast = Options{}
-	// PresetDefault is Normal mode with HC4, NiceLen 32 and Depth 16:
-	// about 1.01x xz -6's size at a third of Fast's speed.
-	PresetDefault = Options{Mode: Normal, MatchFinder: HC4, NiceLen: 32, Depth: 16}
-	// PresetMax is Normal mode with BT4, NiceLen 64 and Depth 48, like
-	// xz -6 (with a dictionary as large as the section).
-	PresetMax = Options{Mode: Normal, MatchFinder: BT4, NiceLen: 64, Depth: 48}
+	// PresetDefault is Normal mode with BT4, NiceLen 48 and Depth 16:
+	// 1.007x xz -6's size in 1 MiB sections, at about 0.15x PresetFast's
+	// speed (about liblzma's own speed at -6).
+	PresetDefault = Options{Mode: Normal, MatchFinder: BT4, NiceLen: 48, Depth: 16}
+	// PresetMax is Normal mode with BT4, NiceLen 96 and Depth 48: 0.993x
+	// xz -6's size in 4 MiB sections with a 4 MiB dictionary (0.996x in
+	// 1 MiB ones), at about 0.12x PresetFast's speed.
+	PresetMax = Options{Mode: Normal, MatchFinder: BT4, NiceLen: 96, Depth: 48}
 )
 
 // ErrOptions is returned (wrapped) by Encode and Reset for Options out of

@@ -40,11 +40,9 @@ var bitPrices = func() (t [1 << (probBits - 2)]uint32) {
 func price0(p prob) uint32 { return bitPrices[p>>2] }
 func price1(p prob) uint32 { return bitPrices[(1<<probBits-p)>>2] }
 
+// priceBit is the price of bit b.
 func priceBit(p prob, b uint32) uint32 {
-	if b != 0 {
-		return price1(p)
-	}
-	return price0(p)
+	return bitPrices[(uint32(p)^-b&(1<<probBits-1)+b)>>2]
 }
 
 // treePrice is the price of coding the n low bits of v through probs as
