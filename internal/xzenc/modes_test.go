@@ -242,3 +242,34 @@ func TestOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitStaleOps: symbols planned for a state that a stored chunk has
+// since reset are coded by distance: a rep whose distance left the reps
+// becomes a match, a short rep a literal; the stream still decodes.
+func TestEmitStaleOps(t *testing.T) {
+	data := []byte("abcdefgh-abcdefgh-abcdefgh+abcdefgh")
+	e := Encoder{Options: PresetDefault}
+	var buf bytes.Buffer
+	if err := e.begin(&buf, 1<<20, int64(len(data))); err != nil {
+		t.Fatal(err)
+	}
+	e.data, e.total = data, int64(len(data))
+	p := 0
+	for _, o := range []op{
+		{kind: opLit, len: 1}, {kind: opLit, len: 1}, {kind: opLit, len: 1}, {kind: opLit, len: 1},
+		{kind: opLit, len: 1}, {kind: opLit, len: 1}, {kind: opLit, len: 1}, {kind: opLit, len: 1},
+		{kind: opLit, len: 1},
+		{kind: opRep, len: 9, dist: 8},      // not a rep yet: a match
+		{kind: opRep, len: 8, dist: 8},      // now rep0
+		{kind: opShortRep, len: 1, dist: 3}, // '+' is no short rep at 4: a literal
+		{kind: opShortRep, len: 1, dist: 8}, // 'a' at rep0, a short rep
+	} {
+		e.emitOp(p, o)
+		p += int(o.len)
+	}
+	e.pos, e.ins = p, p
+	if err := e.end(); err != nil {
+		t.Fatal(err)
+	}
+	decodeAll(t, buf.Bytes(), data, 1<<20, "stale ops")
+}
