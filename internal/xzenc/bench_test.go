@@ -204,6 +204,7 @@ func encodeAll(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error
 		ns = float64(b.Elapsed().Nanoseconds())
 	}
 	b.ReportMetric(float64(size)/float64(total), "ratio")
+	b.ReportMetric(ns/float64(b.N), "cpu-ns/op")
 	return size, ns / float64(b.N)
 }
 

@@ -45,6 +45,11 @@ type node struct {
 	reps    [4]uint32
 }
 
+// set makes the edge into o one symbol from node prev.
+func (o *node) set(price uint32, prev int, dist uint32, kind uint8, l int) {
+	o.price, o.prev, o.dist, o.kind, o.mainLen, o.tail = price, uint32(prev), dist, kind, uint16(l), tailNone
+}
+
 // op is one symbol to code: opLit, opShortRep, opMatch or opRep (any rep
 // index; dist says which distance).
 type op struct {
@@ -298,7 +303,7 @@ func (e *Encoder) optimum(p, stop int) []op {
 			lp := &pr.repLen.p[ps]
 			for k := l; k >= 2; k-- {
 				if pc := base + lp[k-minMatchLen]; pc < opt[cur+k].price {
-					opt[cur+k] = node{price: pc, prev: uint32(cur), kind: opRep + uint8(i), mainLen: uint16(k)}
+					opt[cur+k].set(pc, cur, 0, opRep+uint8(i), k)
 				}
 			}
 			if i == 0 {
@@ -324,9 +329,9 @@ func (e *Encoder) optimum(p, stop int) []op {
 				opt[lenEnd+1].price = infinite
 			}
 			e.relaxMatches(opt, cur, start, ms, matchP+price0(m.isRep[s]), ps)
+			// Each match, a literal, then rep0.
 			for _, mm := range ms {
-				if int(mm.len) >= start {
-					l := int(mm.len)
+				if l := int(mm.len); l >= start {
 					pc := matchP + price0(m.isRep[s]) + pr.matchLen.p[ps][l-minMatchLen] + pr.distPrice(mm.dist, l)
 					e.relaxTail(opt, &lenEnd, cur, q, l, mm.dist, pc, matchNext(s), availFull, opMatch)
 				}
@@ -351,7 +356,7 @@ func (e *Encoder) relaxMatches(opt []node, cur, start int, ms []match, normalP u
 		for ; l < lenToPosStates+1 && l <= ml; l++ {
 			pc := normalP + e.pr.distPrice(mm.dist, l) + lp[l-minMatchLen]
 			if o := &opt[cur+l]; pc < o.price {
-				*o = node{price: pc, prev: uint32(cur), dist: mm.dist, kind: opMatch, mainLen: uint16(l)}
+				o.set(pc, cur, mm.dist, opMatch, l)
 			}
 		}
 		if l > ml {
@@ -362,7 +367,7 @@ func (e *Encoder) relaxMatches(opt []node, cur, start int, ms []match, normalP u
 		lens := lp[l-minMatchLen : ml-minMatchLen+1]
 		for i := range nodes {
 			if pc := far + lens[i]; pc < nodes[i].price {
-				nodes[i] = node{price: pc, prev: uint32(cur), dist: mm.dist, kind: opMatch, mainLen: uint16(l + i)}
+				nodes[i].set(pc, cur, mm.dist, opMatch, l+i)
 			}
 		}
 		l = ml + 1
