@@ -52,10 +52,11 @@ type Encoder struct {
 	// the zero value is PresetFast.
 	Options
 
-	head  []uint32 // hash -> position+1 of the latest occurrence
+	head  []uint32 // hash of 4 bytes (7 for HC4 in Normal mode) -> position+1 of the latest occurrence
 	chain []uint32 // HC4: position & cycMask -> position+1 of the previous one; BT4: the tree's two links per position
 	head2 []uint32 // Normal mode: 2-byte prefix -> position+1
 	head3 []uint32 // Normal mode: 3-byte hash -> position+1
+	head4 []uint32 // Normal mode with HC4: 4-byte hash -> position+1
 	rc    rangeEncoder
 	m     model
 	hdr   []byte
@@ -327,9 +328,13 @@ func (e *Encoder) makeRoom() {
 	rebase(e.chain, uint32(shift))
 	rebase(e.head2, uint32(shift))
 	rebase(e.head3, uint32(shift))
+	rebase(e.head4, uint32(shift))
 	e.pos -= shift
 	e.start -= shift
 	e.ins -= shift
+	if e.savedPos >= 0 { // none is left at the end of run, but in case
+		e.savedPos -= shift
+	}
 }
 
 func (e *Encoder) emitLiteral(p int) int {
@@ -434,10 +439,12 @@ func (e *Encoder) prepare(size int64, dict int) {
 		if e.head2 == nil {
 			e.head2 = make([]uint32, 1<<16)
 			e.head3 = make([]uint32, 1<<hash3Bits)
+			e.head4 = make([]uint32, 1<<hash4Bits)
 			e.opt = make([]node, optWindow+1)
 		} else {
 			clear(e.head2)
 			clear(e.head3)
+			clear(e.head4)
 		}
 		e.pricesFresh = false
 	}

@@ -44,7 +44,8 @@ func FuzzEncode(f *testing.F) {
 // findAll returns are real (the bytes agree, within the dictionary),
 // with strictly increasing lengths and distances; with a search deep
 // enough to see every candidate, the longest is at least the longest
-// match of 4 bytes or more that brute force finds, up to NiceLen.
+// match that brute force finds, up to NiceLen, if that is of 4 bytes or
+// more (BT4) or hcHashLen bytes or more (HC4).
 func FuzzFinder(f *testing.F) {
 	f.Add([]byte("abcdabcdabcdeabcdabcdx"), uint8(0), uint16(8), uint64(0))
 	f.Add(bytes.Repeat([]byte("ab"), 200), uint8(1), uint16(20), uint64(0x5555))
@@ -56,6 +57,10 @@ func FuzzFinder(f *testing.F) {
 		}
 		e.Options = Options{Mode: Normal, MatchFinder: MatchFinder(sel & 1), NiceLen: 8 + int(sel>>1)%40}
 		deep := sel&0x80 == 0
+		promise := 4 // BT4 finds every match of 4 bytes or more
+		if e.MatchFinder == HC4 {
+			promise = hcHashLen // HC4, those its chain links
+		}
 		if deep {
 			e.Depth = 1 << 16
 		}
@@ -90,7 +95,7 @@ func FuzzFinder(f *testing.F) {
 			for c := max(0, p-int(e.maxDist)-1); c < p; c++ {
 				best = max(best, matchLen(data[c:], data[p:min(len(data), p+maxMatchLen)]))
 			}
-			if best >= 4 && (len(ms) == 0 || int(ms[len(ms)-1].len) < min(best, e.nice)) {
+			if best >= promise && (len(ms) == 0 || int(ms[len(ms)-1].len) < min(best, e.nice)) {
 				t.Fatalf("at %d: matches %v, but one of %d bytes exists (nice %d)", p, ms, best, e.nice)
 			}
 		}

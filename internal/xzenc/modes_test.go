@@ -182,6 +182,9 @@ func TestModesLongStream(t *testing.T) {
 		if cap(e.win) > e.winMax || e.winMax != max(window, 3*min(c.dict, maxReach)) {
 			t.Errorf("window of %d bytes, at most %d", cap(e.win), e.winMax)
 		}
+		if len(e.chain) != 2*c.dict || len(e.head)+len(e.head2)+len(e.head3)+len(e.head4) != 1<<hashBits+1<<16+1<<hash3Bits+1<<hash4Bits {
+			t.Errorf("tables of %d + %d + %d + %d + %d entries", len(e.chain), len(e.head), len(e.head2), len(e.head3), len(e.head4))
+		}
 		what := fmt.Sprintf("%+v/%d", c.o, c.dict)
 		decodeAll(t, z, data, c.dict, what)
 		whole := encode(t, &e, data, c.dict)

@@ -26,13 +26,14 @@ const (
 type MatchFinder uint8
 
 const (
-	// HC4 is a hash chain over 4-byte prefixes (plus 2- and 3-byte hash
-	// heads in Normal mode): one uint32 per position of history.
+	// HC4 is a hash chain: one uint32 per position of history. In Fast
+	// mode it links 4-byte prefixes; in Normal mode 7-byte ones, with
+	// heads for the latest 2-, 3- and 4-byte prefixes.
 	HC4 MatchFinder = iota
-	// BT4 is a binary tree over 4-byte prefixes: two uint32 per position
-	// of history. It finds longer matches than HC4 for the same Depth and
-	// sorts the history as it goes, at more cost per position. Normal
-	// mode only.
+	// BT4 is a binary tree over 4-byte prefixes, with heads for the latest
+	// 2- and 3-byte prefixes: two uint32 per position of history. It
+	// finds longer matches than HC4 for the same Depth, at more cost per
+	// position. Normal mode only.
 	BT4
 )
 
