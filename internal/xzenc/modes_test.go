@@ -231,6 +231,9 @@ func TestOptionsValidate(t *testing.T) {
 		{Depth: -1},
 		{Depth: 1<<16 + 1},
 	} {
+		if err := o.Validate(); !errors.Is(err, ErrOptions) {
+			t.Errorf("%+v: Validate: %v", o, err)
+		}
 		e := Encoder{Options: o}
 		if err := e.Encode(&bytes.Buffer{}, []byte("data"), 1<<20); !errors.Is(err, ErrOptions) {
 			t.Errorf("%+v: Encode: %v", o, err)
@@ -240,7 +243,7 @@ func TestOptionsValidate(t *testing.T) {
 		}
 	}
 	for _, os := range optionSets {
-		if err := os.o.validate(); err != nil {
+		if err := os.o.Validate(); err != nil {
 			t.Errorf("%s: %v", os.name, err)
 		}
 	}

@@ -107,7 +107,7 @@ func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if dict < MinDict || dict > MaxDict {
 		return errors.New("xzenc: dictionary size out of range")
 	}
-	if err := e.Options.validate(); err != nil {
+	if err := e.Options.Validate(); err != nil {
 		return err
 	}
 	e.prepare(size, dict)
