@@ -32,6 +32,9 @@ const (
 	// literals coded without search. With it a stream of up to window
 	// bytes comes out the same from Write as from Encode.
 	lookahead = 512
+	// maxReach is the farthest Normal mode's match finder reaches back,
+	// whatever the dictionary.
+	maxReach = 4 << 20
 )
 
 // DefaultDepth is the default number of hash-chain candidates per
@@ -45,12 +48,15 @@ const DefaultDepth = 16
 // from one call to the next, so a long-lived Encoder allocates nothing
 // after its first use. An Encoder is not safe for concurrent use.
 type Encoder struct {
-	// Depth is the number of hash-chain candidates examined per position;
-	// 0 means DefaultDepth.
-	Depth int
+	// Options are the parameters of the streams Encode and Reset start;
+	// the zero value is PresetFast.
+	Options
 
-	head  []uint32 // hash -> position+1 of the latest occurrence
-	chain []uint32 // position & chainMask -> position+1 of the previous one
+	head  []uint32 // hash of 4 bytes (7 for HC4 in Normal mode) -> position+1 of the latest occurrence
+	chain []uint32 // HC4: position & cycMask -> position+1 of the previous one; BT4: the tree's two links per position
+	head2 []uint32 // Normal mode: 2-byte prefix -> position+1
+	head3 []uint32 // Normal mode: 3-byte hash -> position+1
+	head4 []uint32 // Normal mode with HC4: 4-byte hash -> position+1
 	rc    rangeEncoder
 	m     model
 	hdr   []byte
@@ -64,6 +70,10 @@ type Encoder struct {
 	total   int64  // bytes of the stream so far
 	ins     int    // next position to insert into the hash chain
 	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
+	cycMask int    // the history the finder reaches, a power of two, minus 1
+	winMax  int    // the most data Write holds
+	nice    int    // Options.nice()
+	depth   int    // Options.depth()
 	w       io.Writer
 	cw      countWriter
 	next    byte // control bits of the next LZMA chunk: 0xE0, 0xC0, 0xA0 or 0x80
@@ -76,6 +86,15 @@ type Encoder struct {
 	lazy     match // the match found at pos by lazy evaluation, if haveLazy
 	haveLazy bool
 	misses   int // positions in a row without any match
+
+	// Normal mode's parser (optimal.go).
+	opt         []node  // the nodes of one parse
+	ops         []op    // the parse's result, in order
+	mbuf        []match // findAll's result
+	saved       []match // the matches found at savedPos by the last parse
+	savedPos    int     // -1 for none
+	pr          prices
+	pricesFresh bool
 }
 
 // match is a candidate: length and 0-based distance.
@@ -92,7 +111,7 @@ func (e *Encoder) insertTo(q int) {
 	end := min(q, len(e.data)-3)
 	for p := e.ins; p < end; p++ {
 		h := e.hash(p)
-		e.chain[p&(1<<chainBits-1)] = e.head[h]
+		e.chain[p&e.cycMask] = e.head[h]
 		e.head[h] = uint32(p + 1)
 	}
 	e.ins = max(e.ins, q)
@@ -108,31 +127,28 @@ func (e *Encoder) find(p int) match {
 	}
 	h := e.hash(p)
 	cand := e.head[h]
-	e.chain[p&(1<<chainBits-1)] = cand
+	e.chain[p&e.cycMask] = cand
 	e.head[h] = uint32(p + 1)
 	e.ins = p + 1
 
 	limit := min(len(e.data)-p, maxMatchLen)
 	var best match
-	depth := e.Depth
-	if depth <= 0 {
-		depth = DefaultDepth
-	}
+	depth := e.depth
 	cur := binary.LittleEndian.Uint32(e.data[p:])
 	for ; cand != 0 && depth > 0; depth-- {
 		c := int(cand - 1)
 		d := uint32(p - c - 1)
-		if d > e.maxDist || p-c >= 1<<chainBits {
+		if d > e.maxDist || p-c > e.cycMask {
 			break
 		}
-		cand = e.chain[c&(1<<chainBits-1)]
+		cand = e.chain[c&e.cycMask]
 		if binary.LittleEndian.Uint32(e.data[c:]) != cur ||
 			int(best.len) >= limit || e.data[c+int(best.len)] != e.data[p+int(best.len)] {
 			continue
 		}
 		if l := matchLen(e.data[c:], e.data[p:p+limit]); l > int(best.len) {
 			best = match{uint32(l), d}
-			if l >= niceLen || l == limit {
+			if l >= e.nice || l == limit {
 				break
 			}
 		}
@@ -180,11 +196,16 @@ func (e *Encoder) startLZMA2() {
 	e.next, e.start, e.ins = 0xE0, 0, 0
 	e.total = 0
 	e.pos, e.haveLazy, e.misses = 0, false, 0
+	e.savedPos, e.pricesFresh = -1, false
 }
 
 // run codes e.data from e.pos as LZMA2 chunks to e.w: to its end if final
 // (and then ends the LZMA2 data), else up to lookahead bytes before it.
 func (e *Encoder) run(final bool) {
+	if e.Mode == Normal {
+		e.runNormal(final)
+		return
+	}
 	n := len(e.data)
 	end := n
 	if !final {
@@ -208,9 +229,9 @@ func (e *Encoder) run(final bool) {
 		}
 		var l int
 		switch {
-		case repL >= niceLen:
+		case repL >= e.nice:
 			l = e.emitRep(p, repIdx, repL)
-		case int(main.len) >= niceLen:
+		case int(main.len) >= e.nice:
 			l = e.emitMatch(p, main)
 		case repL >= 2 && (repL+1 >= int(main.len) ||
 			repL+2 >= int(main.len) && main.dist > 1<<9 ||
@@ -282,10 +303,13 @@ func (e *Encoder) run(final bool) {
 // (a stored chunk needs its bytes) and drops the data the hash chain can
 // no longer reach, a multiple of the chain's length.
 func (e *Encoder) makeRoom() {
-	if cap(e.data) < window {
+	if c := cap(e.data); c < e.winMax {
 		// Grow rather than slide while under the window.
-		e.win = append(e.data, make([]byte, min(2*cap(e.data), window)-len(e.data))...)
-		e.data = e.win[:len(e.data)]
+		c = min(2*c, e.winMax)
+		if cap(e.win) < c {
+			e.win = append(e.win[:len(e.data)], make([]byte, c-len(e.data))...)
+		}
+		e.data = e.win[:len(e.data):c]
 		return
 	}
 	e.run(false)
@@ -295,15 +319,22 @@ func (e *Encoder) makeRoom() {
 	if e.pos > e.start {
 		e.flushChunk(e.pos)
 	}
-	// len(e.chain) is 1<<chainBits here, since the data outgrew it.
-	shift := (e.pos - 1<<chainBits) &^ (1<<chainBits - 1)
+	// The chain is full length here, since the data outgrew it; the
+	// window is at least 3 times the history, so shift >= the history.
+	shift := (e.pos - e.cycMask - 1) &^ e.cycMask
 	n := copy(e.data, e.data[shift:])
 	e.data = e.data[:n]
 	rebase(e.head, uint32(shift))
 	rebase(e.chain, uint32(shift))
+	rebase(e.head2, uint32(shift))
+	rebase(e.head3, uint32(shift))
+	rebase(e.head4, uint32(shift))
 	e.pos -= shift
 	e.start -= shift
 	e.ins -= shift
+	if e.savedPos >= 0 { // none is left at the end of run, but in case
+		e.savedPos -= shift
+	}
 }
 
 func (e *Encoder) emitLiteral(p int) int {
@@ -347,6 +378,7 @@ func (e *Encoder) flushChunk(p int) {
 		e.write(e.data[e.start:p])
 		// The decoder resets its state at the next LZMA chunk; so do we.
 		e.m.reset()
+		e.pricesFresh = false
 	} else {
 		u, c := u-1, len(e.rc.buf)-1
 		e.hdr = append(e.hdr[:0], e.next|byte(u>>16), byte(u>>8), byte(u), byte(c>>8), byte(c))
@@ -397,15 +429,44 @@ func (e *Encoder) prepare(size int64, dict int) {
 	} else {
 		clear(e.head)
 	}
-	e.growChain(int(min(size, 1<<chainBits)))
+	e.nice, e.depth = e.Options.nice(), e.Options.depth()
+	cyc, win := 1<<chainBits, window
+	if e.Mode == Normal {
+		// The history reaches as far as the dictionary, up to maxReach;
+		// sliding the window by whole histories needs 3 of them.
+		cyc = min(nextPow2(dict), maxReach)
+		win = max(window, 3*cyc)
+		if e.head2 == nil {
+			e.head2 = make([]uint32, 1<<16)
+			e.head3 = make([]uint32, 1<<hash3Bits)
+			e.head4 = make([]uint32, 1<<hash4Bits)
+			e.opt = make([]node, optWindow+1)
+		} else {
+			clear(e.head2)
+			clear(e.head3)
+			clear(e.head4)
+		}
+		e.pricesFresh = false
+	}
+	if cyc-1 != e.cycMask {
+		// A new history length invalidates the chain's slots; they are
+		// all written again before being read, but its length must match.
+		e.chain = e.chain[:0]
+	}
+	e.cycMask, e.winMax = cyc-1, win
+	e.growChain(int(min(size, int64(cyc))))
 	e.maxDist = uint32(dict - 1)
 }
 
 // growChain makes the chain long enough for n bytes of data. It is
-// indexed by position & (1<<chainBits - 1): a shorter chain is enough
-// while the data is shorter than it, and growing it keeps every slot.
+// indexed by position & cycMask: a shorter chain is enough while the data
+// is shorter than it, and growing it keeps every slot.
 func (e *Encoder) growChain(n int) {
-	if want := min(nextPow2(n), 1<<chainBits); len(e.chain) < want {
+	want := min(nextPow2(n), e.cycMask+1)
+	if e.MatchFinder == BT4 {
+		want *= 2
+	}
+	if len(e.chain) < want {
 		e.chain = append(e.chain, make([]uint32, want-len(e.chain))...)
 	}
 }

@@ -204,3 +204,46 @@ func (m *model) encodeRep(rc *rangeEncoder, pos, r, l uint32) {
 		m.state = 11
 	}
 }
+
+// encodeShortRep writes one byte at distance reps[0] (a "short rep").
+func (m *model) encodeShortRep(rc *rangeEncoder, pos uint32) {
+	ps := pos & posMask
+	rc.bit(&m.isMatch[m.state][ps], 1)
+	rc.bit(&m.isRep[m.state], 1)
+	rc.bit(&m.isRepG0[m.state], 0)
+	rc.bit(&m.isRep0Long[m.state][ps], 0)
+	m.state = shortRepNext(m.state)
+}
+
+// The state machine: the state after a literal, a match, a rep and a
+// short rep.
+func litNext(s uint32) uint32 {
+	switch {
+	case s < 4:
+		return 0
+	case s < 10:
+		return s - 3
+	}
+	return s - 6
+}
+
+func matchNext(s uint32) uint32 {
+	if s < 7 {
+		return 7
+	}
+	return 10
+}
+
+func repNext(s uint32) uint32 {
+	if s < 7 {
+		return 8
+	}
+	return 11
+}
+
+func shortRepNext(s uint32) uint32 {
+	if s < 7 {
+		return 9
+	}
+	return 11
+}

@@ -1,15 +1,20 @@
 // Package xzenc is a fast single-block .xz (LZMA2) encoder for BPX's xz
 // sections: Encode compresses data held in memory, and Reset, Write and
-// Close a stream of any length through a window of at most 4 MiB.
+// Close a stream of any length through a window of at most 4 MiB (12 MiB
+// in Normal mode with a large dictionary; see Options).
 //
-// It implements what xz's "fast" mode does (presets 0 to 3): a hash chain
-// over 4-byte prefixes and greedy parsing with one step of lazy
-// evaluation, with lc=3, lp=0, pb=2; it searches 16 chain candidates per
-// position where xz -1 searches 8. It exists because the general-purpose
-// encoder of github.com/ulikunitz/xz allocates its dictionary and hash
-// tables anew for every stream and is much slower, on small sections and
-// large ones alike (BenchmarkEncode, BenchmarkEncodeLarge); packing a
-// source tree spent most of its time there.
+// Its zero Options implement what xz's "fast" mode does (presets 0 to 3):
+// a hash chain over 4-byte prefixes and greedy parsing with one step of
+// lazy evaluation, with lc=3, lp=0, pb=2; it searches 16 chain candidates
+// per position where xz -1 searches 8. Mode Normal is xz's "normal" mode
+// (presets 4 to 9): price-based optimal parsing over a hash chain or a
+// binary tree; PresetDefault and PresetMax use it.
+//
+// It exists because the general-purpose encoder of
+// github.com/ulikunitz/xz allocates its dictionary and hash tables anew
+// for every stream and is much slower, on small sections and large ones
+// alike (BenchmarkEncode, BenchmarkEncodeLarge); packing a source tree
+// spent most of its time there.
 //
 // Streams have check type None and one block without size fields; every
 // .xz decoder reads them.
@@ -57,17 +62,18 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 // Reset starts a stream to w as Encode does, for data given to Write and
 // ended by Close. size is how much data is expected (a hint for sizing
 // the tables and the window: more or less is fine). Whatever the stream's
-// length, e holds at most 4 MiB of it, and a stream of up to 4 MiB comes
-// out exactly as Encode writes it.
+// length, e holds at most its window of it (4 MiB, more in Normal mode:
+// see Options), and a stream of up to the window comes out exactly as
+// Encode writes it.
 func (e *Encoder) Reset(w io.Writer, dict int, size int64) error {
 	if err := e.begin(w, dict, size); err != nil {
 		return err
 	}
-	want := int(min(max(size, 64<<10), window))
+	want := int(min(max(size, 64<<10), int64(e.winMax)))
 	if cap(e.win) < want {
 		e.win = make([]byte, 0, want)
 	}
-	e.data = e.win[:0]
+	e.data = e.win[:0:min(cap(e.win), e.winMax)]
 	return nil
 }
 
@@ -100,6 +106,9 @@ func (e *Encoder) Close() error { return e.end() }
 func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if dict < MinDict || dict > MaxDict {
 		return errors.New("xzenc: dictionary size out of range")
+	}
+	if err := e.Options.Validate(); err != nil {
+		return err
 	}
 	e.prepare(size, dict)
 	e.cw = countWriter{w: w}
