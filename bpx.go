@@ -91,7 +91,7 @@ hang, or allocate more than the limits below or the file's own size allow:
 
 The Writer's memory is bounded by WithMemoryLimit + (2·WithConcurrency+1)
 · WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or
-at most 8.5 MiB (xz), whatever the section sizes: the exact formula is in
+at most 8.5 MiB (xz; 45.5 MiB at LevelMax), whatever the section sizes: the exact formula is in
 the Writer's documentation. Its temporary files go to WithTempDir and are removed by
 Close. CopySection reads its source at Close, so the source must stay open
 until then.

@@ -14,7 +14,21 @@ import (
 // zlibWriters keeps idle zlib compressors (fixed-size state, about 1 MiB
 // each) for zlibCompress, which returns them; Reset makes a used one as
 // good as new without reallocating its tables.
-var zlibWriters = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *zlib.Writer { return zlib.NewWriter(nil) })
+var zlibWriters = [...]*freeList[zlib.Writer]{
+	LevelDefault: newZlibWriters(LevelDefault),
+	LevelFast:    newZlibWriters(LevelFast),
+	LevelMax:     newZlibWriters(LevelMax),
+}
+
+func newZlibWriters(l Level) *freeList[zlib.Writer] {
+	return newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *zlib.Writer {
+		zw, err := zlib.NewWriterLevel(nil, l.zlibLevel())
+		if err != nil {
+			panic(err) // the levels are constants in range
+		}
+		return zw
+	})
+}
 
 // errNoGain stops a compressor once its output is as large as its input:
 // the section will be stored raw.
@@ -72,10 +86,10 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, er
 	switch o.Compression {
 	case CompressZlib:
 		flag = FlagZlib
-		err = zlibCompress(in, cw)
+		err = zlibCompress(in, cw, o.Level)
 	case CompressXZ:
 		flag = FlagXZ
-		err = xzCompress(in, cw, xzDictSize(o, usize))
+		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level)
 	}
 	if cw.err != nil {
 		err = cw.err
@@ -89,23 +103,28 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, er
 	return flag, nil
 }
 
-func zlibCompress(in *spool.Buffer, w io.Writer) error {
-	zw := zlibWriters.get()
+func zlibCompress(in *spool.Buffer, w io.Writer, l Level) error {
+	zw := zlibWriters[l].get()
 	zw.Reset(w)
 	_, err := in.WriteTo(zw)
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
 	zw.Reset(nil) // drop the reference to w before pooling
-	zlibWriters.put(zw)
+	zlibWriters[l].put(zw)
 	return err
 }
 
 // xzCompress writes a single-block .xz stream with check NONE through
-// internal/xzenc, which holds at most a 4 MiB window of the section
-// whatever its size, with pooled tables.
-func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
-	e := xzEncoders.get()
+// internal/xzenc at level l, which holds at most a 4 MiB window of the
+// section whatever its size (up to 12 MiB at LevelMax), with pooled tables.
+func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
+	pool := xzEncoders
+	if l == LevelMax {
+		pool = xzMaxEncoders
+	}
+	e := pool.get()
+	e.Options = l.xzOptions()
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	if err := e.Reset(w, dict, in.Size()); err != nil {
 		return err
@@ -114,13 +133,18 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int) error {
 		return err // e, still holding w, is left to the collector
 	}
 	err := e.Close()
-	xzEncoders.put(e)
+	pool.put(e)
 	return err
 }
 
-// xzEncoders keeps idle encoders (window and tables of at most 8.5 MiB)
-// for xzCompress, which returns them after a successful stream. A bounded
-// free list rather than a sync.Pool, which the garbage collector empties:
-// reallocating the tables costs more than encoding a small section (fresh
-// memory is slow to fault in).
+// xzEncoders keeps idle encoders of LevelDefault and LevelFast (window and
+// tables of at most 8.5 MiB) for xzCompress, which returns them after a
+// successful stream. A bounded free list rather than a sync.Pool, which
+// the garbage collector empties: reallocating the tables costs more than
+// encoding a small section (fresh memory is slow to fault in).
 var xzEncoders = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *xzenc.Encoder { return new(xzenc.Encoder) })
+
+// xzMaxEncoders keeps LevelMax's encoders, whose tables grow to 45.5 MiB,
+// but only 2 of them: encoding a section at that level costs far more than
+// allocating them again.
+var xzMaxEncoders = newFreeList(2, func() *xzenc.Encoder { return new(xzenc.Encoder) })

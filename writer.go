@@ -36,10 +36,13 @@ import (
 //   - zlib: about 1 MiB;
 //   - xz: at most 8.5 MiB: a window of up to 4 MiB of the section, its
 //     hash chain (4 bytes per position, at most 1 Mi positions) and a
-//     512 KiB hash table.
+//     512 KiB hash table;
+//   - xz at LevelMax: 13.5 MiB with a 1 MiB dictionary, at most 45.5 MiB
+//     (a window of 3 times the dictionary, capped at 4 MiB of history,
+//     and a binary tree of 8 bytes per position of history).
 //
 // So memory does not depend on the section sizes. Up to max(2, GOMAXPROCS)
-// idle xz encoders are kept between Writers for reuse.
+// idle xz encoders (2 for LevelMax) are kept between Writers for reuse.
 //
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The

@@ -54,10 +54,13 @@ func TestXZToolDecodesOurSections(t *testing.T) {
 	if _, err := exec.LookPath("xz"); err != nil {
 		t.Skip("xz tool not installed")
 	}
-	payloads := interopPayloads()
+	var payloads [][]byte
 	var secs []testSection
-	for _, p := range payloads {
-		secs = append(secs, testSection{o: bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32}, data: p})
+	for _, l := range []bpx.Level{bpx.LevelDefault, bpx.LevelFast, bpx.LevelMax} {
+		for _, p := range interopPayloads() {
+			payloads = append(payloads, p)
+			secs = append(secs, testSection{o: bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32, Level: l}, data: p})
+		}
 	}
 	stored, table := storedBytes(t, writeContainer(t, secs))
 	for i, p := range payloads {

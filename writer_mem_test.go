@@ -1,6 +1,7 @@
 package bpx_test
 
 import (
+	"bytes"
 	"runtime"
 	"testing"
 
@@ -16,7 +17,7 @@ func writerBound(memLimit, spool int64, conc int, c bpx.Compression, s int64) in
 }
 
 // codecMemory is the documented memory of one running compressor for a
-// section of s bytes.
+// section of s bytes at the default level.
 func codecMemory(c bpx.Compression, s int64) int64 {
 	switch c {
 	case bpx.CompressZlib:
@@ -83,6 +84,42 @@ func TestWriterMemoryBound(t *testing.T) {
 			if got > bound {
 				t.Errorf("%v, %d MiB section: allocated %d bytes, above the documented bound of %d", c, mib, got, bound)
 			}
+		}
+	}
+}
+
+// TestWriterMemoryBoundMax is TestWriterMemoryBound at LevelMax, whose xz
+// encoder holds up to 45.5 MiB with a 4 MiB dictionary.
+func TestWriterMemoryBoundMax(t *testing.T) {
+	if bpx.RaceEnabled {
+		t.Skip("the race detector makes sync.Pool drop objects at random, so allocations vary")
+	}
+	const spool, memLimit = 1 << 20, 1 << 20
+	chunk := textData(256<<10, 9)
+	for _, mib := range []int64{1, 6} {
+		if testing.Short() && mib > 1 {
+			continue
+		}
+		size := mib << 20
+		var out countingDiscard
+		var err error
+		got := allocatedBy(func() {
+			w := bpx.NewWriter(&out, bpx.WithTempDir(t.TempDir()), bpx.WithSpoolThreshold(spool),
+				bpx.WithMemoryLimit(memLimit), bpx.WithConcurrency(1))
+			o := bpx.SectionOptions{Compression: bpx.CompressXZ, Level: bpx.LevelMax, XZDictSize: 4 << 20}
+			if err = w.WriteSection(1, o, bytes.Repeat(chunk, int(size)/len(chunk))); err != nil {
+				return
+			}
+			err = w.Close()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The section itself is given whole to WriteSection (size bytes).
+		bound := memLimit + 3*spool + 45<<20 + 512<<10 + 1<<20 + size
+		t.Logf("max, %d MiB section: allocated %.1f MiB, bound %.1f MiB", mib, float64(got)/(1<<20), float64(bound)/(1<<20))
+		if got > bound {
+			t.Errorf("max, %d MiB section: allocated %d bytes, above the documented bound of %d", mib, got, bound)
 		}
 	}
 }

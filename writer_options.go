@@ -17,7 +17,8 @@ const (
 	CompressZlib
 	// CompressXZ stores a complete .xz stream (flag 0x02): LZMA2 with a
 	// dictionary no larger than the section (at most 256 KiB by default,
-	// like the reference), HashTable4 match finder, integrity check NONE.
+	// like the reference, or SectionOptions.XZDictSize), integrity check
+	// NONE, encoded as SectionOptions.Level says.
 	CompressXZ
 )
 
@@ -100,6 +101,9 @@ type SectionOptions struct {
 	// 0 chooses the section size, clamped to [4 KiB, DefaultXZDictSize]:
 	// a larger dictionary would only cost the reader memory.
 	XZDictSize int
+	// Level is how hard the compressor works for a smaller section; the
+	// zero value is LevelDefault.
+	Level Level
 }
 
 func (o *SectionOptions) validate() error {
@@ -108,6 +112,9 @@ func (o *SectionOptions) validate() error {
 	}
 	if o.Checksum > ChecksumStandardCRC32 {
 		return fmt.Errorf("%w: checksum %v", ErrUnsupported, o.Checksum)
+	}
+	if o.Level > LevelMax {
+		return fmt.Errorf("%w: level %v", ErrUnsupported, o.Level)
 	}
 	if o.XZDictSize != 0 && (o.XZDictSize < minXZDictSize || o.XZDictSize > maxXZDictSize) {
 		return fmt.Errorf("%w: xz dictionary size %d outside [%d, %d]", ErrUnsupported, o.XZDictSize, minXZDictSize, maxXZDictSize)

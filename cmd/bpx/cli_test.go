@@ -75,7 +75,7 @@ func TestCommandHelp(t *testing.T) {
 	}
 	// Defaults: a string is quoted, a number is not, a zero value is left out.
 	r := runBPX(t, nil, "help", "pack")
-	for _, want := range []string{`(default "xz")`, `(default 1048576)`} {
+	for _, want := range []string{`(default "xz")`, `(default 1 MiB; 4 MiB with -l max)`} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("help pack lacks %s:\n%s", want, r.Stdout)
 		}

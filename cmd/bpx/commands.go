@@ -88,7 +88,7 @@ empty or with control characters) are printed quoted; -l marks them with !.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR. The package is written to a temporary file renamed into
@@ -98,6 +98,7 @@ place, so a failed pack leaves nothing behind. --arch, --platform and
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
 		{"Pack for 64-bit Linux with zlib (faster) into game.bpx.", "bpx pack -c zlib --arch x86_64 --platform Linux -o game.bpx assets"},
+		{"Pack the smallest package, for players to download.", "bpx pack -l max -o game.bpx assets"},
 	},
 	Setup: setupPack,
 }, {
@@ -118,7 +119,7 @@ the stack shows is extracted (what a game loading them would see).`,
 	Setup: setupUnpack,
 }, {
 	Name:    "add",
-	Usage:   "[-C DIR] [-c xz|zlib|none] [--compact] [-o OUT] PACKAGE PATH...",
+	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE PATH...",
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
@@ -132,7 +133,7 @@ writes OUT), so a failed edit leaves it as it was.`,
 	Setup: setupAdd,
 }, {
 	Name:    "rm",
-	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE NAME...",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE NAME...",
 	Summary: "remove objects or directories from a package",
 	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
 everything below it. A NAME that matches nothing is an error and nothing is
@@ -145,7 +146,7 @@ dead bytes) until --compact or bpx repack re-encodes those sections.`,
 	Setup: setupRm,
 }, {
 	Name:    "mv",
-	Usage:   "[-c xz|zlib|none] [--compact] [-o OUT] PACKAGE OLD NEW",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE OLD NEW",
 	Summary: "rename an object or a directory of a package",
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
 exist. Only the object table and the strings are rewritten.`,
@@ -156,7 +157,7 @@ exist. Only the object table and the strings are rewritten.`,
 	Setup: setupMv,
 }, {
 	Name:    "repack",
-	Usage:   "[--all] [-c xz|zlib|none] [-o OUT] PACKAGE",
+	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [-o OUT] PACKAGE",
 	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
 	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
 replaced and removed objects), without them; the other sections are copied as

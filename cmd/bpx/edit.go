@@ -16,12 +16,14 @@ import (
 type editFlags struct {
 	out, comp string
 	compact   bool
+	level     bpx.Level
 }
 
 // define defines the shared flags; --compact only where it is a choice.
 func (f *editFlags) define(fs *flag.FlagSet, compact bool) {
 	fs.StringVar(&f.out, "o", "", "write the edited package to `OUT` instead of replacing PACKAGE (both atomically)")
 	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zlib|none`")
+	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	if compact {
 		fs.BoolVar(&f.compact, "compact", false, "re-encode the data sections that hold dead bytes, without them")
 	}
@@ -42,7 +44,7 @@ func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) in
 			ed.Compact()
 		}
 		return fn(ed)
-	}, pack.WithCompression(c))
+	}, pack.WithCompression(c), pack.WithLevel(f.level))
 	if err != nil {
 		return e.fail(err)
 	}

@@ -58,6 +58,7 @@ func TestPackFlags(t *testing.T) {
 	checkOneLineError(t, r)
 	for _, args := range [][]string{
 		{"pack", "--arch", "sparc", src}, {"pack", "--platform", "beos", src}, {"pack", "-c", "lz4", src}, {"pack"},
+		{"pack", "-l", "ultra", src}, {"repack", "-l", "9", pkg},
 	} {
 		if r := runBPXIn(t, work, args...); r.Code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, r.Code, exitUsage)
@@ -67,5 +68,35 @@ func TestPackFlags(t *testing.T) {
 	os.WriteFile(bad, []byte(`[1, 2]`), 0o644)
 	if r := runBPXIn(t, work, "pack", "-o", filepath.Join(work, "x.bpx"), "--meta", bad, src); r.Code != exitFail {
 		t.Errorf("bad metadata: %+v", r)
+	}
+}
+
+// TestPackLevels: every level makes a package that verifies and unpacks to
+// the same files, and the editing commands take -l too.
+func TestPackLevels(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "assets")
+	writeFiles(t, src, roundTripFiles)
+	for _, l := range []string{"fast", "default", "max"} {
+		pkg := filepath.Join(t.TempDir(), l+".bpx")
+		if r := runBPX(t, nil, "pack", "-q", "-l", l, "-o", pkg, src); r.Code != exitOK {
+			t.Fatalf("pack -l %s: %+v", l, r)
+		}
+		if r := runBPX(t, nil, "verify", "-q", pkg); r.Code != exitOK {
+			t.Errorf("verify of pack -l %s: %+v", l, r)
+		}
+		out := t.TempDir()
+		if r := runBPX(t, nil, "unpack", "-q", "-C", out, pkg); r.Code != exitOK {
+			t.Fatalf("unpack of pack -l %s: %+v", l, r)
+		}
+		got := readFiles(t, out)
+		for name, want := range roundTripFiles {
+			if got[name] != want {
+				t.Errorf("-l %s: %s differs after unpack", l, name)
+			}
+		}
+		// The level reaches the editing commands too.
+		if r := runBPX(t, nil, "repack", "--all", "-l", l, pkg); r.Code != exitOK {
+			t.Errorf("repack --all -l %s: %+v", l, r)
+		}
 	}
 }

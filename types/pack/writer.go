@@ -355,14 +355,14 @@ func (w *Writer) finishData() (*bpx.Reader, error) {
 
 // dataOptions are how data sections are stored.
 func (w *Writer) dataOptions() bpx.SectionOptions {
-	return bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
+	return bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, Level: w.cfg.level, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
 }
 
 // tableOptions are how the object table and strings sections are stored.
 func (w *Writer) tableOptions() bpx.SectionOptions {
 	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
 	if w.cfg.compressTables {
-		tables.Compression, tables.Threshold = w.cfg.compression, tableThreshold
+		tables.Compression, tables.Threshold, tables.Level = w.cfg.compression, tableThreshold, w.cfg.level
 	}
 	return tables
 }
