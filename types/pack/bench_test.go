@@ -3,6 +3,7 @@ package pack
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -223,6 +224,7 @@ func benchReadParallel(b *testing.B, size int64, read func(fs.FS) error) {
 	for _, o := range benchOpeners {
 		b.Run(o.name, func(b *testing.B) {
 			b.SetBytes(size)
+			loads, aheads := 0, 0
 			for b.Loop() {
 				fsys, err := o.open()
 				if err != nil {
@@ -231,6 +233,15 @@ func benchReadParallel(b *testing.B, size int64, read func(fs.FS) error) {
 				if err := read(fsys); err != nil {
 					b.Fatal(err)
 				}
+				if p, ok := fsys.(*Package); ok {
+					p.Close() // waits for a read-ahead
+					loads += p.cache.loads
+					aheads += p.cache.aheads
+				}
+			}
+			if loads > 0 {
+				b.ReportMetric(float64(loads)/float64(b.N), "loads/op")
+				b.ReportMetric(float64(aheads)/float64(b.N), "aheads/op")
 			}
 		})
 	}
@@ -303,26 +314,31 @@ func readParallel(fsys fs.FS, n int, feed func(chan<- string) error) error {
 	return feedErr
 }
 
-// BenchmarkUnpack: unpack the corpus's package into a directory.
+// BenchmarkUnpack: unpack the corpus's package into a directory, without
+// read-ahead (as Unpack does) and with it.
 func BenchmarkUnpack(b *testing.B) {
 	benchPackages(b)
 	for _, c := range []struct {
 		name string
 		pkg  []byte
 	}{{"xz", benchPkgs.xz}, {"zlib", benchPkgs.zlib}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(corpus.total)
-			dir := b.TempDir()
-			for b.Loop() {
-				p, err := NewReader(bytes.NewReader(c.pkg), int64(len(c.pkg)))
-				if err != nil {
-					b.Fatal(err)
+		for _, ahead := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/ahead=%v", c.name, ahead), func(b *testing.B) {
+				unpackReadAhead = ahead
+				defer func() { unpackReadAhead = false }()
+				b.SetBytes(corpus.total)
+				dir := b.TempDir()
+				for b.Loop() {
+					p, err := NewReader(bytes.NewReader(c.pkg), int64(len(c.pkg)))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := p.Unpack(dir, Overwrite()); err != nil {
+						b.Fatal(err)
+					}
 				}
-				if err := p.Unpack(dir, Overwrite()); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
