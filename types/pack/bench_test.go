@@ -3,8 +3,10 @@ package pack
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -204,38 +206,91 @@ func BenchmarkReadAll(b *testing.B) {
 	})
 }
 
+// benchOpeners open the corpus as an xz package, a zlib package and a zip.
+var benchOpeners = []struct {
+	name string
+	open func() (fs.FS, error)
+}{
+	{"xz", func() (fs.FS, error) { return NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz))) }},
+	{"zlib", func() (fs.FS, error) { return NewReader(bytes.NewReader(benchPkgs.zlib), int64(len(benchPkgs.zlib))) }},
+	{"zip", func() (fs.FS, error) {
+		return zip.NewReader(bytes.NewReader(benchPkgs.zips), int64(len(benchPkgs.zips)))
+	}},
+}
+
+// benchReadParallel runs read on a fresh fs.FS of each kind, counting size
+// bytes per run.
+func benchReadParallel(b *testing.B, size int64, read func(fs.FS) error) {
+	for _, o := range benchOpeners {
+		b.Run(o.name, func(b *testing.B) {
+			b.SetBytes(size)
+			loads, aheads := 0, 0
+			for b.Loop() {
+				fsys, err := o.open()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := read(fsys); err != nil {
+					b.Fatal(err)
+				}
+				if p, ok := fsys.(*Package); ok {
+					p.Close() // waits for a read-ahead
+					loads += p.cache.loads
+					aheads += p.cache.aheads
+				}
+			}
+			if loads > 0 {
+				b.ReportMetric(float64(loads)/float64(b.N), "loads/op")
+				b.ReportMetric(float64(aheads)/float64(b.N), "aheads/op")
+			}
+		})
+	}
+}
+
 // BenchmarkReadAllParallel: read every file with fs.ReadFile from 2
 // goroutines, which take the names in fs.WalkDir order, as a game loading
 // its assets on two threads would; baseline: archive/zip reading a zip of
 // the same tree the same way.
 func BenchmarkReadAllParallel(b *testing.B) {
 	benchPackages(b)
-	open := map[string]func() (fs.FS, error){
-		"xz":   func() (fs.FS, error) { return NewReader(bytes.NewReader(benchPkgs.xz), int64(len(benchPkgs.xz))) },
-		"zlib": func() (fs.FS, error) { return NewReader(bytes.NewReader(benchPkgs.zlib), int64(len(benchPkgs.zlib))) },
-		"zip": func() (fs.FS, error) {
-			return zip.NewReader(bytes.NewReader(benchPkgs.zips), int64(len(benchPkgs.zips)))
-		},
-	}
-	for _, name := range []string{"xz", "zlib", "zip"} {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(corpus.total)
-			for b.Loop() {
-				fsys, err := open[name]()
-				if err != nil {
-					b.Fatal(err)
+	benchReadParallel(b, corpus.total, func(fsys fs.FS) error {
+		return readParallel(fsys, 2, func(names chan<- string) error {
+			return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() {
+					names <- p
 				}
-				if err := readAllParallel(fsys, 2); err != nil {
-					b.Fatal(err)
-				}
-			}
+				return err
+			})
 		})
-	}
+	})
 }
 
-// readAllParallel reads every regular file of fsys with fs.ReadFile from n
-// goroutines taking the names in fs.WalkDir order.
-func readAllParallel(fsys fs.FS, n int) error {
+// BenchmarkReadRandomParallel: read 256 files picked at random (fixed
+// seed) with fs.ReadFile from 2 goroutines, as a game loading assets on
+// demand would; nearly every read decodes another section. Baseline:
+// archive/zip on a zip of the same tree.
+func BenchmarkReadRandomParallel(b *testing.B) {
+	benchPackages(b)
+	rng := rand.New(rand.NewPCG(17, 4))
+	var sample []string
+	var total int64
+	for _, i := range rng.Perm(len(corpus.names))[:min(256, len(corpus.names))] {
+		sample = append(sample, corpus.names[i])
+		total += int64(len(corpus.data[corpus.names[i]]))
+	}
+	benchReadParallel(b, total, func(fsys fs.FS) error {
+		return readParallel(fsys, 2, func(names chan<- string) error {
+			for _, n := range sample {
+				names <- n
+			}
+			return nil
+		})
+	})
+}
+
+// readParallel reads with fs.ReadFile, from n goroutines, the files of
+// fsys that feed sends.
+func readParallel(fsys fs.FS, n int, feed func(chan<- string) error) error {
 	names := make(chan string, 64)
 	errs := make(chan error, n)
 	for range n {
@@ -249,19 +304,42 @@ func readAllParallel(fsys fs.FS, n int) error {
 			errs <- err
 		}()
 	}
-	walkErr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			names <- p
-		}
-		return err
-	})
+	feedErr := feed(names)
 	close(names)
 	for range n {
-		if err := <-errs; err != nil && walkErr == nil {
-			walkErr = err
+		if err := <-errs; err != nil && feedErr == nil {
+			feedErr = err
 		}
 	}
-	return walkErr
+	return feedErr
+}
+
+// BenchmarkUnpack: unpack the corpus's package into a directory, without
+// read-ahead (as Unpack does) and with it.
+func BenchmarkUnpack(b *testing.B) {
+	benchPackages(b)
+	for _, c := range []struct {
+		name string
+		pkg  []byte
+	}{{"xz", benchPkgs.xz}, {"zlib", benchPkgs.zlib}} {
+		for _, ahead := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/ahead=%v", c.name, ahead), func(b *testing.B) {
+				unpackReadAhead = ahead
+				defer func() { unpackReadAhead = false }()
+				b.SetBytes(corpus.total)
+				dir := b.TempDir()
+				for b.Loop() {
+					p, err := NewReader(bytes.NewReader(c.pkg), int64(len(c.pkg)))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := p.Unpack(dir, Overwrite()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
 
 func BenchmarkBuildIndex(b *testing.B) {

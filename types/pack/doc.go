@@ -30,7 +30,8 @@
 //
 // Decompressed sections go through a cache bounded in bytes (WithCacheSize),
 // so reading all objects in any order costs about one decompression per
-// section. Start is a 0-based section-table index, as the reference SDK
+// section. Reading sections in order, a Package decodes the next section in
+// the background on one goroutine (see ObjectReader). Start is a 0-based section-table index, as the reference SDK
 // writes it (the spec's "1-indexed" remark is not followed by any
 // implementation); sections are located by type.
 //
@@ -106,6 +107,12 @@
 //     decoders are kept so that objects read in order decode it once); a
 //     raw one is read in place, and its checksum is then not verified on
 //     read ("bpx verify" checks every section).
+//   - Reading sections in order, a Package decodes the next section in the
+//     background on one goroutine: at most one per Package, only for
+//     sections the cache takes, counted in its budget from the start, and
+//     only when evicting sections nobody is reading makes room. The
+//     goroutine ends after that one section; Close waits for it. Its
+//     errors reach only a reader of that section.
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Objects may share bytes (Writer.AddFS stores identical files once),
 //     so the objects of a package can add up to more bytes than its

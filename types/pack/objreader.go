@@ -107,6 +107,21 @@ func (p *Package) accessMode(s *bpx.Section) accessMode {
 	return accessCached
 }
 
+// nextAhead is the cache's read-ahead choice: the data section that
+// follows sec in data order (table order, as the writer fills them), if it
+// is read whole through the cache, with its size and loader; else -1.
+func (p *Package) nextAhead(sec int) (int, int64, loader) {
+	n := p.nextData[sec]
+	if n < 0 {
+		return -1, 0, nil
+	}
+	s := p.Reader.Sections[n]
+	if p.secSize[n] == 0 || p.accessMode(s) != accessCached {
+		return -1, 0, nil
+	}
+	return int(n), int64(p.secSize[n]), s.AppendData
+}
+
 // ObjectReader reads one object. It implements io.Reader, io.Seeker,
 // io.ReaderAt and io.Closer. ReadAt may be called concurrently; Read and
 // Seek share a position and must not be.
@@ -117,15 +132,27 @@ func (p *Package) accessMode(s *bpx.Section) accessMode {
 // without checksum verification (Package.Verify checks them). Compressed
 // sections too large for the cache are decoded sequentially: reading
 // backwards in them restarts the decoder.
+//
+// Reading sections in order, a Package decodes the next section in the
+// background on one goroutine: once readers have needed two sections in a
+// row that each follow the one decoded before, the section after the one
+// they need is decoded meanwhile, and so on along the run, so
+// readers in order (one, or several taking objects in turn) keep two cores
+// busy. At most one such decode is in flight per Package, for sections read
+// through the cache, within its budget (it never evicts a section in use);
+// its errors reach only a reader of that section. Reads in random order
+// start none. Package.Close waits for it; Unpack does not read ahead, its
+// workers already decode sections side by side.
 type ObjectReader struct {
 	p    *Package
 	obj  *Object
 	segs []segment
 	pos  int64
 
-	closed atomic.Bool
-	mu     sync.Mutex     // guards st
-	st     *sectionStream // decoder of a streamed section
+	closed  atomic.Bool
+	noAhead bool           // no read-ahead of the next section (Unpack)
+	mu      sync.Mutex     // guards st
+	st      *sectionStream // decoder of a streamed section
 }
 
 // OpenObject returns a reader of the object at index i of Objects, whatever
@@ -272,7 +299,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 // cached returns the cache entry of section sec, pinned (release it), after
 // checking that it holds at least end bytes.
 func (r *ObjectReader) cached(sec int, end uint64) (*centry, error) {
-	e, err := r.p.cache.get(sec, r.p.Reader.Sections[sec].AppendData)
+	e, err := r.p.cache.get(sec, int64(r.p.secSize[sec]), r.p.Reader.Sections[sec].AppendData, !r.noAhead)
 	if err != nil {
 		return nil, err
 	}

@@ -235,6 +235,7 @@ func TestCacheOneDecompressionPerSection(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	p.cache.close() // a read-ahead may still run
 	data := len(p.Reader.SectionsOfType(SectionData))
 	if data < 5 || p.cache.loads != data {
 		t.Errorf("%d section loads for %d data sections", p.cache.loads, data)
@@ -270,6 +271,7 @@ func TestCacheRecyclesBuffers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	p.cache.close() // a read-ahead may still run
 	if p.cache.reused == 0 || p.cache.loads <= len(p.Reader.SectionsOfType(SectionData)) {
 		t.Errorf("%d loads, %d into recycled buffers: the cache did not evict and recycle", p.cache.loads, p.cache.reused)
 	}

@@ -64,7 +64,9 @@ type Object struct {
 // Package is an opened BPX package. It implements fs.FS, fs.ReadFileFS,
 // fs.ReadDirFS, fs.StatFS and fs.SubFS over the objects whose names are
 // valid fs paths, and gives access to every object through Objects and
-// OpenObject. A Package is safe for concurrent use.
+// OpenObject. A Package is safe for concurrent use. Reading sections in
+// order, a Package decodes the next section in the background on one
+// goroutine (see ObjectReader).
 type Package struct {
 	// Reader is the underlying container.
 	Reader *bpx.Reader
@@ -76,14 +78,15 @@ type Package struct {
 	// DraftTypeExt is the decoded TypeExt of a version-0 draft package.
 	DraftTypeExt DraftTypeExt
 
-	objects []Object
-	secSize []uint64 // decoded size of every section
-	chain   []int    // revision 1: data sections in table order; nil = table order
-	dataTyp uint8    // section type that holds object data
-	cfg     config
-	cache   *cache
-	streams streamPool
-	closer  io.Closer
+	objects  []Object
+	secSize  []uint64 // decoded size of every section
+	chain    []int    // revision 1: data sections in table order; nil = table order
+	nextData []int32  // the next data section in table order after each section, or -1
+	dataTyp  uint8    // section type that holds object data
+	cfg      config
+	cache    *cache
+	streams  streamPool
+	closer   io.Closer
 
 	objErr  map[int]error // structural errors found at open (version-0 FileId), by object
 	idxOnce sync.Once
@@ -137,9 +140,11 @@ func New(rd *bpx.Reader, opts ...Option) (*Package, error) {
 	return newPackage(rd, cfg)
 }
 
-// Close releases the decoders kept for reuse and closes the file opened by
-// Open (not the io.ReaderAt given to NewReader or New).
+// Close waits for the section being decoded in the background (see
+// ObjectReader) to be done, releases the decoders kept for reuse and closes
+// the file opened by Open (not the io.ReaderAt given to NewReader or New).
 func (p *Package) Close() error {
+	p.cache.close()
 	p.streams.mu.Lock()
 	for _, st := range p.streams.idle {
 		st.rc.Close()
@@ -189,6 +194,15 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 			return nil, err
 		}
 	}
+	p.nextData = make([]int32, len(rd.Sections))
+	next := int32(-1)
+	for i := len(rd.Sections) - 1; i >= 0; i-- {
+		p.nextData[i] = next
+		if rd.Sections[i].Type == p.dataTyp {
+			next = int32(i)
+		}
+	}
+	p.cache.next = p.nextAhead
 	return p, nil
 }
 

@@ -250,6 +250,10 @@ feed:
 	return firstErr
 }
 
+// unpackReadAhead lets Unpack's readers read ahead; BenchmarkUnpack
+// compares.
+var unpackReadAhead = false
+
 // dirCacheSize is how many directories a worker keeps open. Objects come in
 // data order, which walks a tree depth first: a small cache of recent
 // directories keeps the parent open while a subdirectory is written, so
@@ -387,6 +391,9 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		return err
 	}
 	defer r.Close()
+	// The workers already decode sections side by side, a whole group
+	// each: read-ahead would only add a goroutine competing with them.
+	r.noAhead = !unpackReadAhead
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if overwrite {
 		if fi, err := root.Lstat(base); err == nil {
