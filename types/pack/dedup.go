@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
@@ -20,56 +21,6 @@ type contentKey struct {
 	sum  [sha256.Size]byte
 }
 
-// findCopies returns, for every file of files with the same size and
-// SHA-256 as an earlier one, the index of the first such file, and the
-// key of every file that has copies. Only files whose size another file
-// shares are read, so a tree without copies costs one map of sizes.
-func findCopies(fsys fs.FS, files []treeFile) (copyOf map[int]int, keys map[int]contentKey, err error) {
-	bySize := make(map[int64]int, len(files))
-	for _, f := range files {
-		if f.size > 0 {
-			bySize[f.size]++
-		}
-	}
-	first := map[contentKey]int{}
-	copyOf, keys = map[int]int{}, map[int]contentKey{}
-	h := sha256.New()
-	buf := make([]byte, 32<<10)
-	for i, f := range files {
-		if f.size == 0 || bySize[f.size] < 2 {
-			continue
-		}
-		k, err := fileKey(fsys, f, h, buf)
-		if err != nil {
-			return nil, nil, err
-		}
-		if j, ok := first[k]; ok {
-			copyOf[i] = j
-			keys[j] = k
-		} else {
-			first[k] = i
-		}
-	}
-	return copyOf, keys, nil
-}
-
-// fileKey reads the file f of fsys and returns its content key.
-func fileKey(fsys fs.FS, f treeFile, h hash.Hash, buf []byte) (contentKey, error) {
-	r, err := fsys.Open(f.name)
-	if err != nil {
-		return contentKey{}, err
-	}
-	defer r.Close()
-	h.Reset()
-	n, err := io.CopyBuffer(h, r, buf)
-	if err != nil {
-		return contentKey{}, err
-	}
-	k := contentKey{size: n}
-	h.Sum(k.sum[:0])
-	return k, nil
-}
-
 // keyWriter computes the content key of what is written through it.
 type keyWriter struct {
 	h hash.Hash
@@ -87,53 +38,122 @@ func (k *keyWriter) key() contentKey {
 	return c
 }
 
+// dedupBuffer is the largest file AddFS holds in memory while it checks
+// whether an earlier file had the same bytes; larger ones are read twice.
+var dedupBuffer int64 = 1 << 20
+
 // AddFS adds every regular file of fsys as an object named by its path,
 // walking in lexical order (fs.WalkDir), like zip.Writer.AddFS. Directories
 // are implied by the names; other file types are an error. Files with the
-// same bytes are stored once: their objects share the bytes of the first
-// (files whose size no other file has are read once, the others twice).
+// same bytes are stored once: their objects share the bytes of the first.
+// Each file is read once, but for a file larger than 1 MiB whose size an
+// earlier file has, which is read twice (once to hash it).
 func (w *Writer) AddFS(fsys fs.FS) error {
 	files, err := listTree(fsys, ".")
 	if err != nil {
 		return err
 	}
-	copyOf, keys, err := findCopies(fsys, files)
-	if err != nil {
-		return err
+	sizes := make(map[int64]int, len(files))
+	for _, f := range files {
+		if f.size > 0 {
+			sizes[f.size]++
+		}
 	}
-	entry := map[int]int{} // file with copies -> its table entry, once stored as found
-	for i, f := range files {
-		if j, ok := copyOf[i]; ok {
-			if e, ok := entry[j]; ok {
+	stored := map[contentKey]int{} // content -> its table entry
+	seen := map[int64]bool{}       // sizes of files stored so far
+	var buf bytes.Buffer
+	for _, f := range files {
+		if f.size == 0 || sizes[f.size] < 2 {
+			if err := w.addFile(fsys, f, nil, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		// A size that another file has: find the content's key, then
+		// link to an earlier copy or store the file.
+		kw := &keyWriter{h: sha256.New()}
+		var data []byte
+		if seen[f.size] {
+			var err error
+			if data, err = readKeyed(fsys, f, kw, &buf); err != nil {
+				return err
+			}
+			if e, ok := stored[kw.key()]; ok {
 				if err := w.link(f.name, e); err != nil {
 					return err
 				}
-				if w.cfg.addProgress != nil {
-					w.cfg.addProgress(f.name, f.size)
-				}
+				w.progress(f.name, f.size)
 				continue
 			}
+			if data == nil {
+				// Read again to store it: know it by what is stored.
+				kw = &keyWriter{h: sha256.New()}
+			}
 		}
-		var kw *keyWriter
-		var to []io.Writer
-		if _, ok := keys[i]; ok {
-			kw = &keyWriter{h: sha256.New()}
-			to = append(to, kw)
-		}
-		if w.cfg.addProgress != nil {
-			to = append(to, progressWriter{f.name, w.cfg.addProgress})
-		}
-		if err := copyFile(fsys, f, w.CreateSized, to...); err != nil {
+		if err := w.addFile(fsys, f, data, kw); err != nil {
 			return err
 		}
-		if err := w.finishObject(); err != nil {
-			return err
+		if kw.n == f.size {
+			stored[kw.key()] = len(w.table)/ObjectEntrySize - 1
 		}
-		if kw != nil && kw.key() == keys[i] {
-			entry[i] = len(w.table)/ObjectEntrySize - 1
-		}
+		seen[f.size] = true
 	}
 	return nil
+}
+
+// readKeyed hashes the file f of fsys into kw and returns its bytes, read
+// into buf, if it is at most dedupBuffer bytes long (else nil).
+func readKeyed(fsys fs.FS, f treeFile, kw *keyWriter, buf *bytes.Buffer) ([]byte, error) {
+	r, err := fsys.Open(f.name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if f.size > dedupBuffer {
+		_, err := io.Copy(kw, r)
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := io.Copy(buf, r); err != nil {
+		return nil, err
+	}
+	kw.Write(buf.Bytes())
+	return buf.Bytes(), nil
+}
+
+// addFile stores the file f of fsys, from data if not nil (else read from
+// fsys), hashing what it reads from fsys into kw if not nil.
+func (w *Writer) addFile(fsys fs.FS, f treeFile, data []byte, kw *keyWriter) error {
+	var also []io.Writer
+	if kw != nil && data == nil {
+		also = append(also, kw)
+	}
+	if w.cfg.addProgress != nil {
+		also = append(also, progressWriter{f.name, w.cfg.addProgress})
+	}
+	if data == nil {
+		if err := copyFile(fsys, f, w.CreateSized, also...); err != nil {
+			return err
+		}
+		return w.finishObject()
+	}
+	ow, err := w.CreateSized(f.name, int64(len(data)))
+	if err != nil {
+		return err
+	}
+	for _, to := range append([]io.Writer{ow}, also...) {
+		if _, err := to.Write(data); err != nil {
+			return err
+		}
+	}
+	return w.finishObject()
+}
+
+// progress reports n bytes of the file name to WithAddProgress's function.
+func (w *Writer) progress(name string, n int64) {
+	if w.cfg.addProgress != nil {
+		w.cfg.addProgress(name, n)
+	}
 }
 
 // link adds an object named name that shares the bytes of table entry e.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -138,105 +139,66 @@ func TestSharedBytesEdit(t *testing.T) {
 	}
 }
 
-// A file that changes between the search for copies and its copy into the
-// package is stored as read, and its former copies on their own.
+// A large file that changes between the read that hashes it and the read
+// that copies it is stored as copied, and known by the hash of what was
+// stored: a later file with the bytes the first read saw is not linked to it.
 func TestAddFSFileChangedMeanwhile(t *testing.T) {
+	defer func(n int64) { dedupBuffer = n }(dedupBuffer)
+	dedupBuffer = 1000 // the 160,000-byte big/*.raw are read twice
 	tree := dupTree()
-	fsys := &changingFS{MapFS: tree, name: "a/noise.bin"}
-	b := pkgBytes(t, fsys)
-	p := openBytes(t, b)
-	for _, n := range []string{"a/noise.bin", "b/copy.bin", "c/d/again.bin"} {
+	altered := bytes.Clone(tree["big/one.raw"].Data)
+	altered[0] ^= 0xFF
+	tree["big/zthree.raw"] = &fstest.MapFile{Data: altered}
+	fsys := &changingFS{MapFS: tree, name: "big/two.raw", first: altered}
+	p := openBytes(t, pkgBytes(t, fsys))
+	if fsys.opened != 2 {
+		t.Fatalf("big/two.raw opened %d times, want 2", fsys.opened)
+	}
+	for _, n := range []string{"big/one.raw", "big/two.raw", "big/zthree.raw"} {
 		got, err := fs.ReadFile(p, n)
-		want := tree[n].Data
-		if n == "a/noise.bin" {
-			want = fsys.changed
-		}
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s: %d bytes, %v; want the %d bytes read when packed", n, len(got), err, len(want))
+		if err != nil || !bytes.Equal(got, tree[n].Data) {
+			t.Errorf("%s: %d bytes, %v; want its %d bytes", n, len(got), err, len(tree[n].Data))
 		}
 	}
 }
 
-// changingFS changes the file name (keeping its size) after it has been
-// opened once.
+// Files up to dedupBuffer are opened once, copies or not.
+func TestAddFSOpensSmallFilesOnce(t *testing.T) {
+	fsys := &countingFS{MapFS: dupTree(), opens: map[string]int{}}
+	pkgBytes(t, fsys)
+	for name, n := range fsys.opens {
+		if n != 1 && name != "." && !strings.HasSuffix(name, "/") && fsys.MapFS[name] != nil {
+			t.Errorf("%s opened %d times", name, n)
+		}
+	}
+}
+
+// countingFS counts the opens of each name.
+type countingFS struct {
+	fstest.MapFS
+	opens map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.opens[name]++
+	return c.MapFS.Open(name)
+}
+
+// changingFS serves first as the content of the file name when it is
+// first opened, and its content in MapFS from then on.
 type changingFS struct {
 	fstest.MapFS
-	name    string
-	opened  int
-	changed []byte
+	name   string
+	first  []byte
+	opened int
 }
 
 func (c *changingFS) Open(name string) (fs.File, error) {
 	if name == c.name {
 		c.opened++
-		if c.opened == 2 {
-			c.changed = bytes.Clone(c.MapFS[name].Data)
-			c.changed[0] ^= 0xFF
-			c.MapFS[name] = &fstest.MapFile{Data: c.changed}
+		if c.opened == 1 {
+			return fstest.MapFS{name: {Data: c.first}}.Open(name)
 		}
 	}
 	return c.MapFS.Open(name)
-}
-
-// DeadBytes counts shared bytes once: a section with a shared object and
-// a removed one reports the removed one's bytes as dead.
-func TestDeadBytesShared(t *testing.T) {
-	tree := dupTree()
-	small := fstest.MapFS{
-		"a/noise.bin": tree["a/noise.bin"],
-		"b/copy.bin":  tree["b/copy.bin"],
-		"x.bin":       {Data: bytes.Repeat([]byte{'x'}, 20_000)},
-	}
-	b := pkgBytes(t, small, WithSectionSize(64<<10))
-	var out bytes.Buffer
-	e := NewEditor(&out, openBytes(t, b))
-	if err := e.Remove("x.bin"); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	p := openBytes(t, out.Bytes())
-	if dead, err := p.DeadBytes(); err != nil || dead != 20_000 {
-		t.Errorf("DeadBytes = %d, %v; want 20000", dead, err)
-	}
-	// Compact cuts exactly those bytes out.
-	var comp bytes.Buffer
-	e = NewEditor(&comp, p)
-	e.Compact()
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	pc := openBytes(t, comp.Bytes())
-	var data uint64
-	for _, s := range pc.Reader.Sections {
-		if s.Type == SectionData {
-			data += uint64(s.USize)
-		}
-	}
-	if data != 40_000 {
-		t.Errorf("after Compact the data sections hold %d bytes, want 40000", data)
-	}
-}
-
-// WithAddProgress reports every file's bytes once, copies included, and
-// not the reads that look for copies.
-func TestAddProgress(t *testing.T) {
-	tree := dupTree()
-	var want int64
-	for _, f := range tree {
-		want += int64(len(f.Data))
-	}
-	got := map[string]int64{}
-	pkgBytes(t, tree, WithAddProgress(func(name string, n int64) { got[name] += n }))
-	var sum int64
-	for name, n := range got {
-		if n != int64(len(tree[name].Data)) {
-			t.Errorf("%s: reported %d bytes, want %d", name, n, len(tree[name].Data))
-		}
-		sum += n
-	}
-	if sum != want {
-		t.Errorf("reported %d bytes in all, want %d", sum, want)
-	}
 }
