@@ -140,14 +140,17 @@ func TestSharedBytesEdit(t *testing.T) {
 }
 
 // A large file that changes between the read that hashes it and the read
-// that copies it is stored as copied, and known by the hash of what was
-// stored: a later file with the bytes the first read saw is not linked to it.
+// that stores it is stored as read the second time and known by the hash
+// of that: a later file with the bytes the first read saw is not linked to
+// it.
 func TestAddFSFileChangedMeanwhile(t *testing.T) {
 	defer func(n int64) { dedupBuffer = n }(dedupBuffer)
-	dedupBuffer = 1000 // the 160,000-byte big/*.raw are read twice
+	dedupBuffer = 1000 // the 160,000-byte big/*.raw are large files
 	tree := dupTree()
+	// The same first 64 KiB as big/one.raw, then other bytes: only
+	// hashing all of it tells it apart.
 	altered := bytes.Clone(tree["big/one.raw"].Data)
-	altered[0] ^= 0xFF
+	altered[100_000] ^= 0xFF
 	tree["big/zthree.raw"] = &fstest.MapFile{Data: altered}
 	fsys := &changingFS{MapFS: tree, name: "big/two.raw", first: altered}
 	p := openBytes(t, pkgBytes(t, fsys))
@@ -158,6 +161,28 @@ func TestAddFSFileChangedMeanwhile(t *testing.T) {
 		got, err := fs.ReadFile(p, n)
 		if err != nil || !bytes.Equal(got, tree[n].Data) {
 			t.Errorf("%s: %d bytes, %v; want its %d bytes", n, len(got), err, len(tree[n].Data))
+		}
+	}
+}
+
+// A large file whose first bytes differ from every stored file's of its
+// size is read once.
+func TestAddFSLargeFilesReadOnce(t *testing.T) {
+	defer func(n int64) { dedupBuffer = n }(dedupBuffer)
+	dedupBuffer = 1000
+	tree := dupTree()
+	other := bytes.Clone(tree["big/one.raw"].Data)
+	other[10] ^= 0xFF
+	tree["big/other.raw"] = &fstest.MapFile{Data: other}
+	fsys := &countingFS{MapFS: tree, opens: map[string]int{}}
+	p := openBytes(t, pkgBytes(t, fsys))
+	for _, n := range []string{"big/one.raw", "big/other.raw", "big/two.raw"} {
+		if fsys.opens[n] != 1 {
+			t.Errorf("%s opened %d times, want once", n, fsys.opens[n])
+		}
+		got, err := fs.ReadFile(p, n)
+		if err != nil || !bytes.Equal(got, tree[n].Data) {
+			t.Errorf("%s: %d bytes, %v", n, len(got), err)
 		}
 	}
 }
