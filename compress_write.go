@@ -117,13 +117,18 @@ func zlibCompress(in *spool.Buffer, w io.Writer, l Level) error {
 
 // xzCompress writes a single-block .xz stream with check NONE through
 // internal/xzenc at level l, which holds at most a 4 MiB window of the
-// section whatever its size (up to 12 MiB at LevelMax), with pooled tables.
+// section whatever its size (up to 12 MiB at LevelMax), with pooled tables
+// but at LevelMax.
 func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
-	pool := xzEncoders
+	var e *xzenc.Encoder
 	if l == LevelMax {
-		pool = xzMaxEncoders
+		// Not pooled: its tables grow to 45.5 MiB, which an idle
+		// encoder would hold for the life of the process, and encoding
+		// at this level costs far more than allocating them again.
+		e = new(xzenc.Encoder)
+	} else {
+		e = xzEncoders.get()
 	}
-	e := pool.get()
 	e.Options = l.xzOptions()
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	if err := e.Reset(w, dict, in.Size()); err != nil {
@@ -133,7 +138,9 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
 		return err // e, still holding w, is left to the collector
 	}
 	err := e.Close()
-	pool.put(e)
+	if l != LevelMax {
+		xzEncoders.put(e)
+	}
 	return err
 }
 
@@ -143,8 +150,3 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
 // the garbage collector empties: reallocating the tables costs more than
 // encoding a small section (fresh memory is slow to fault in).
 var xzEncoders = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *xzenc.Encoder { return new(xzenc.Encoder) })
-
-// xzMaxEncoders keeps LevelMax's encoders, whose tables grow to 45.5 MiB,
-// but only 2 of them: encoding a section at that level costs far more than
-// allocating them again.
-var xzMaxEncoders = newFreeList(2, func() *xzenc.Encoder { return new(xzenc.Encoder) })

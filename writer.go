@@ -42,7 +42,7 @@ import (
 //     and a binary tree of 8 bytes per position of history).
 //
 // So memory does not depend on the section sizes. Up to max(2, GOMAXPROCS)
-// idle xz encoders (2 for LevelMax) are kept between Writers for reuse.
+// idle xz encoders are kept between Writers for reuse (none of LevelMax).
 //
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The

@@ -163,5 +163,3 @@ func treeSize(fsys fs.FS) (int64, error) {
 	})
 	return total, err
 }
-
-// progressFS advances a progress bar as files are read.

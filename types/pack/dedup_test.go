@@ -227,3 +227,36 @@ func (c *changingFS) Open(name string) (fs.File, error) {
 	}
 	return c.MapFS.Open(name)
 }
+
+// A small file that grew after it was listed fails AddFS, as it does
+// without copies, rather than being cut short or linked to a copy of its
+// first bytes.
+func TestAddFSFileGrew(t *testing.T) {
+	defer func(n int64) { dedupBuffer = n }(dedupBuffer)
+	dedupBuffer = 40_000 // the size b/copy.bin is listed with
+	tree := dupTree()
+	grown := append(bytes.Clone(tree["a/noise.bin"].Data), "more"...)
+	fsys := &growingFS{MapFS: tree, name: "b/copy.bin", data: grown}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	err := w.AddFS(fsys)
+	w.Close()
+	if err == nil {
+		t.Fatal("AddFS of a file that grew after the walk succeeded")
+	}
+}
+
+// growingFS lists the file name with its MapFS size and serves data when
+// it is opened.
+type growingFS struct {
+	fstest.MapFS
+	name string
+	data []byte
+}
+
+func (g *growingFS) Open(name string) (fs.File, error) {
+	if name == g.name {
+		return fstest.MapFS{name: {Data: g.data}}.Open(name)
+	}
+	return g.MapFS.Open(name)
+}

@@ -35,8 +35,8 @@ func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 }
 
 // copyFile copies the file f of fsys into the writer create returns for
-// its name and size, and to each writer of also as well.
-func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.Writer, error), also ...io.Writer) error {
+// its name and size.
+func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.Writer, error)) error {
 	r, err := fsys.Open(f.name)
 	if err != nil {
 		return err
@@ -45,9 +45,6 @@ func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.W
 	w, err := create(f.name, f.size)
 	if err != nil {
 		return err
-	}
-	if len(also) > 0 {
-		w = io.MultiWriter(append([]io.Writer{w}, also...)...)
 	}
 	_, err = io.Copy(w, r)
 	return err

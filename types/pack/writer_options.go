@@ -182,8 +182,9 @@ func WithMemoryLimit(n int64) WriterOption {
 // WithAddProgress makes AddFS report its progress: f is called with a
 // file's name and the number of its bytes added since the last call, as
 // they are copied (for a file stored as a copy of an earlier one, its
-// whole size at once). The calls add up to the total size of the files,
-// although AddFS reads files of equal size twice to find copies.
+// whole size at once). The calls add up to the total size of the files;
+// the rare second read of a large file that may be a copy (see AddFS) is
+// not reported.
 func WithAddProgress(f func(name string, n int64)) WriterOption {
 	return func(cfg *writerConfig) error { cfg.addProgress = f; return nil }
 }
