@@ -42,3 +42,25 @@ func FuzzTable(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTableIndex checks that the index a Table builds once lookups overlap
+// answers every offset as the plain scan does, errors and offsets included.
+func FuzzTableIndex(f *testing.F) {
+	f.Add(refSection)
+	f.Add([]byte("ok\x00ab\xffc\x00\xc3\x00\xed\xa0\x80x\x00"))
+	f.Add([]byte("é€😀\x00\x80\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		plain, indexed := NewTable(data), NewTable(data)
+		indexed.buildIndex()
+		for off := uint32(0); off <= uint32(len(data)); off++ {
+			want, _, wantErr := plain.scanOrRange(off)
+			got, gotErr := indexed.Get(off)
+			if got != want || errString(gotErr) != errString(wantErr) {
+				t.Fatalf("Get(%d): indexed %q, %v; scan %q, %v", off, got, gotErr, want, wantErr)
+			}
+		}
+	})
+}
