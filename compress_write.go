@@ -74,7 +74,8 @@ func xzDictSize(o *SectionOptions, usize int64) int {
 // o.Compression asks. It returns the compression flag to store, or 0 with
 // out left for the caller to discard when the section is to be stored raw:
 // no compression asked, usize at most o.Threshold, or no gain.
-func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, error) {
+// maxEnc keeps the LevelMax encoders of the calling Writer.
+func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions, maxEnc *freeList[xzenc.Encoder]) (uint8, error) {
 	usize := in.Size()
 	if o.Compression == CompressNone || usize == 0 || usize <= int64(o.Threshold) {
 		return 0, nil
@@ -89,7 +90,7 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions) (uint8, er
 		err = zlibCompress(in, cw, o.Level)
 	case CompressXZ:
 		flag = FlagXZ
-		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level)
+		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, maxEnc)
 	}
 	if cw.err != nil {
 		err = cw.err
@@ -117,18 +118,13 @@ func zlibCompress(in *spool.Buffer, w io.Writer, l Level) error {
 
 // xzCompress writes a single-block .xz stream with check NONE through
 // internal/xzenc at level l, which holds at most a 4 MiB window of the
-// section whatever its size (up to 12 MiB at LevelMax), with pooled tables
-// but at LevelMax.
-func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
-	var e *xzenc.Encoder
+// section whatever its size (up to 12 MiB at LevelMax), with pooled tables.
+func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, maxEnc *freeList[xzenc.Encoder]) error {
+	pool := xzEncoders
 	if l == LevelMax {
-		// Not pooled: its tables grow to 45.5 MiB, which an idle
-		// encoder would hold for the life of the process, and encoding
-		// at this level costs far more than allocating them again.
-		e = new(xzenc.Encoder)
-	} else {
-		e = xzEncoders.get()
+		pool = maxEnc
 	}
+	e := pool.get()
 	e.Options = l.xzOptions()
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	if err := e.Reset(w, dict, in.Size()); err != nil {
@@ -138,9 +134,7 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level) error {
 		return err // e, still holding w, is left to the collector
 	}
 	err := e.Close()
-	if l != LevelMax {
-		xzEncoders.put(e)
-	}
+	pool.put(e)
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gobpx/bpx/internal/spool"
+	"github.com/gobpx/bpx/internal/xzenc"
 )
 
 // A Writer writes a BPX container.
@@ -42,7 +43,8 @@ import (
 //     and a binary tree of 8 bytes per position of history).
 //
 // So memory does not depend on the section sizes. Up to max(2, GOMAXPROCS)
-// idle xz encoders are kept between Writers for reuse (none of LevelMax).
+// idle xz encoders are kept between Writers for reuse (LevelMax's only
+// while their Writer lives).
 //
 // Finished sections are compressed in the background, up to
 // WithConcurrency at a time, while the caller writes the next one. The
@@ -57,9 +59,11 @@ type Writer struct {
 	cur     *sectionWriter
 	closed  bool
 
-	slots  chan struct{} // one token per running compression
-	wg     sync.WaitGroup
-	shared *spool.Shared // overflow file for finished in-memory bodies
+	slots chan struct{} // one token per running compression
+	// maxEncoders keeps the idle LevelMax xz encoders of this Writer.
+	maxEncoders *freeList[xzenc.Encoder]
+	wg          sync.WaitGroup
+	shared      *spool.Shared // overflow file for finished in-memory bodies
 
 	mu      sync.Mutex // guards err and memUsed
 	err     error      // first failure; makes the Writer unusable
@@ -92,10 +96,13 @@ func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 	cfg, err := newWriterConfig(opts)
 	cfg.concurrency = max(cfg.concurrency, 1)
 	bw := &Writer{
-		dst:    w,
-		cfg:    cfg,
-		slots:  make(chan struct{}, cfg.concurrency),
-		shared: spool.NewShared(cfg.tempDir),
+		dst:   w,
+		cfg:   cfg,
+		slots: make(chan struct{}, cfg.concurrency),
+		// LevelMax's encoders (up to 45.5 MiB each) are reused from one
+		// section to the next, and go with the Writer.
+		maxEncoders: newFreeList[xzenc.Encoder](cfg.concurrency, nil),
+		shared:      spool.NewShared(cfg.tempDir),
 	}
 	if err != nil {
 		bw.fail(err)
@@ -267,7 +274,7 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 		go func() { sumErr <- sum.of(in) }()
 	}
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
-	flag, err := compressBody(in, out, o)
+	flag, err := compressBody(in, out, o, w.maxEncoders)
 	if serr := <-sumErr; err == nil {
 		err = serr
 	}
