@@ -77,3 +77,26 @@ func TestWithLevelInvalid(t *testing.T) {
 	}
 	w.Close()
 }
+
+// Editing a package whose tables are compressed keeps them compressed,
+// whatever level the edit uses.
+func TestEditKeepsCompressedTables(t *testing.T) {
+	src := openBytes(t, pkgBytes(t, levelTree(), WithLevel(bpx.LevelMax)))
+	var out bytes.Buffer
+	e := NewEditor(&out, src)
+	if err := e.Remove("assets/package/dira/fileaa.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := openBytes(t, out.Bytes())
+	for _, typ := range []uint8{SectionObjectTable, SectionStrings} {
+		if s := p.Reader.FindSection(typ); s == nil || !s.Compressed() {
+			t.Errorf("after the edit, section type %#x is not compressed", typ)
+		}
+	}
+	if len(p.Objects()) != len(src.Objects())-1 {
+		t.Errorf("%d objects after removing one of %d", len(p.Objects()), len(src.Objects()))
+	}
+}
