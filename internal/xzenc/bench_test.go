@@ -29,9 +29,9 @@ func sourceSections(b *testing.B) [][]byte {
 // core each.
 func BenchmarkEncode(b *testing.B) {
 	secs := sourceSections(b)
-	b.Run("xzenc", func(b *testing.B) { encodeSections(b, secs, (&Encoder{}).with1MiB) })
+	b.Run("xzenc", func(b *testing.B) { encodeAll(b, secs, (&Encoder{}).with1MiB) })
 	b.Run("baseline-ulikunitz", func(b *testing.B) {
-		encodeSections(b, secs, func(w io.Writer, s []byte) error {
+		encodeAll(b, secs, func(w io.Writer, s []byte) error {
 			uw, err := uxz.WriterConfig{DictCap: 1 << 20, NoCheckSum: true, Matcher: lzma.HashTable4}.NewWriter(w)
 			if err != nil {
 				return err
@@ -96,30 +96,11 @@ func BenchmarkEncodeDepth(b *testing.B) {
 	secs := sourceSections(b)
 	for _, depth := range []int{8, 16, 32} {
 		e := &Encoder{Options: Options{Depth: depth}}
-		b.Run(fmt.Sprintf("depth-%d", depth), func(b *testing.B) { encodeSections(b, secs, e.with1MiB) })
+		b.Run(fmt.Sprintf("depth-%d", depth), func(b *testing.B) { encodeAll(b, secs, e.with1MiB) })
 	}
 }
 
 func (e *Encoder) with1MiB(w io.Writer, s []byte) error { return e.Encode(w, s, 1<<20) }
-
-// encodeSections encodes 8 MiB of sections with encode, each with a 1 MiB
-// dictionary, and reports the compression ratio.
-func encodeSections(b *testing.B, secs [][]byte, encode func(io.Writer, []byte) error) {
-	b.SetBytes(8 << 20)
-	var out bytes.Buffer
-	size := 0
-	for b.Loop() {
-		size = 0
-		for _, s := range secs {
-			out.Reset()
-			if err := encode(&out, s); err != nil {
-				b.Fatal(err)
-			}
-			size += out.Len()
-		}
-	}
-	b.ReportMetric(float64(size)/float64(8<<20), "ratio")
-}
 
 // xzSize returns the total size of xz(1)'s streams of secs at the given
 // arguments, one stream per section, or 0 when xz is not installed.
