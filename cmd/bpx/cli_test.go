@@ -163,6 +163,7 @@ func TestBadInput(t *testing.T) {
 		"texture export": {junk},
 		"blk":            {junk},
 		"bo3d":           {junk},
+		"serve":          {filepath.Join(dir, "missing.bpx")},
 		"version":        nil, // reads no input
 		"completion":     nil,
 	}

@@ -273,6 +273,22 @@ standard input; -o - writes to standard output.`,
 	},
 	Setup: setupBO3D,
 }, {
+	Name:    "serve",
+	Usage:   "[--addr HOST:PORT] [--open] FILE...\n[--addr HOST:PORT] [--open] -L MOD.bpx... PACKAGE",
+	Summary: "explore BPX files in the browser",
+	Doc: `Serve a read-only page that explores BPX files: the directory tree of
+a package with sizes, a filter and downloads, previews of textures, models,
+images, text, structured data, BLK files and tables, and the container view
+(header, TypeExt, sections, verify) of any file. FILE may be an http(s) URL.
+With -L, the page shows the mods layered over PACKAGE. The URL printed is
+served until interrupted; --addr 127.0.0.1:0 (the default) takes a free
+port on this machine only.`,
+	Examples: []example{
+		{"Explore a package and open the page.", "bpx serve --open game.bpx"},
+		{"Explore a base package with a mod over it, on port 8080.", "bpx serve --addr 127.0.0.1:8080 -L mod.bpx game.bpx"},
+	},
+	Setup: setupServe,
+}, {
 	Name:    "version",
 	Usage:   "",
 	Summary: "print the version of bpx, the revision it was built from and the Go version",

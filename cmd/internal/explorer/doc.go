@@ -1,0 +1,92 @@
+// Package explorer is the web server behind "bpx serve": a read-only page
+// that explores BPX files (packages and every other type) in the browser,
+// with previews of textures, models, images, text, structured data, BLK
+// files and tables, and the container view of every file.
+//
+// New takes the opened files; the Server is an http.Handler. It serves
+// only GET and HEAD, and only the files it was given: nothing is written
+// and no other file is opened.
+//
+// # The tree
+//
+// The page explores one tree of paths:
+//
+//   - one package (or a base package with mods layered over it, see
+//     WithLayers): the package's objects;
+//   - anything else: one entry per file, named after the file; a package
+//     is a directory of its objects, any other file a leaf.
+//
+// Objects whose names are not valid paths (see pack.Package.InvalidPaths)
+// are not in the tree: /api/invalid lists them, quoted, and /api/object
+// reads them by index. Their names are never used as paths.
+//
+// # Endpoints
+//
+// Every answer under /api/ is JSON unless said otherwise; an error is
+// {"error": "..."} with status 400 (bad request), 404 (no such path, file,
+// section or object), 422 (the file or object is malformed: the error text
+// says what and where) or 413 (beyond a limit below). Targets are named by
+// file=N (the Nth file given to New, from 0) or path=P (a path of the tree
+// that is, or holds, a BPX file).
+//
+//	GET /                      the page
+//	GET /static/{name}         its scripts and styles (embedded)
+//	GET /raw/{path}            the bytes of a file of the tree; Range
+//	                           requests, Content-Type from the name or the
+//	                           bytes; ?download=1 adds Content-Disposition
+//	GET /api/files             the files given: id, name, size, type, the
+//	                           error that kept one from opening, and where
+//	                           each one is mounted in the tree
+//	GET /api/list?dir=D&offset=N&limit=M[&q=Q[&deep=1]]
+//	                           one page of directory D sorted by name
+//	                           (limit at most MaxListLimit): entries with
+//	                           name, path, dir, size, and the preview kind
+//	                           guessed from the name; total counts all.
+//	                           q keeps names that contain Q (any case);
+//	                           deep=1 searches every path below D
+//	GET /api/invalid?file=N&offset=&limit=
+//	                           objects of package N whose names are not
+//	                           valid paths: index, quoted name, size
+//	GET /api/object?file=N&index=I
+//	                           object I of package N, raw (as /raw)
+//	GET /api/container?file=N | ?path=P
+//	                           main header, decoded TypeExt, section table
+//	                           (with section type names), and for a
+//	                           package its object count and dead bytes
+//	GET /api/verify?file=N|path=P&section=I
+//	                           decompress and check section I
+//	GET /api/section?file=N|path=P&section=I&offset=O&length=L
+//	                           bytes O to O+L of section I, decompressed
+//	                           (L at most 1 MiB), for the hex view
+//	GET /api/preview?path=P    how the page previews P: its kind
+//	                           (texture, model, bo3d, image, text, sd, blk,
+//	                           table, container, hex) and what it needs
+//	GET /api/texture.png?file=N|path=P&layer=L
+//	                           layer L of a texture as PNG
+//	GET /api/mesh?file=N|path=P
+//	                           a model or BO3D mesh for WebGL, binary
+//	GET /api/sd?file=N|path=P[&section=I][&typed=1]
+//	                           structured data as JSON (a BPXSD object,
+//	                           a package's metadata, or section I)
+//	GET /api/blk?path=P&as=text|json
+//	                           a BLK file as engine text or JSON
+//	GET /api/table?file=N|path=P&section=I&offset=&limit=
+//	                           one page of the rows of a table section
+//
+// # Security
+//
+// The files are hostile input. Every decoder below has its own limits;
+// the server adds these: a listing page holds at most MaxListLimit
+// entries, the hex view reads at most 1 MiB of a section, previews decode
+// at most MaxPreviewBytes of decompressed data (textures, meshes, JSON)
+// and at most two run at once. A malformed file is an error on the page,
+// never a crash of the server.
+//
+// The page loads nothing from outside the binary: every response carries a
+// Content-Security-Policy that allows scripts, styles, images and fonts
+// from the server itself only. Raw bytes are served with a sandboxing
+// policy and nosniff, so an object that is HTML or SVG cannot run scripts
+// with the page's rights. Requests whose Host is a name other than
+// localhost (or one given with WithHosts) are refused, so a web site that
+// rebinds its own name to 127.0.0.1 cannot read the files.
+package explorer

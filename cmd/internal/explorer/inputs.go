@@ -1,0 +1,65 @@
+package explorer
+
+import (
+	"io"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/types/pack"
+)
+
+// input is one file given to New, opened as far as it goes.
+type input struct {
+	id    int
+	name  string // as given: a file name or URL
+	label string // its entry in the tree when files are mounted by name
+	r     io.ReaderAt
+	size  int64
+	rd    *bpx.Reader   // nil when the file is no BPX file
+	pkg   *pack.Package // non-nil for a package that opened
+	err   error         // why rd or pkg is nil
+}
+
+// openInputs opens each file as a container and, when it is one, as a
+// package. Failures are kept in the input, for the page to show.
+func openInputs(files []File) []*input {
+	ins := make([]*input, len(files))
+	used := map[string]bool{}
+	for i, f := range files {
+		in := &input{id: i, name: f.Name, r: f.R, size: f.Size}
+		in.label = uniqueLabel(fileLabel(f.Name, i), used)
+		in.rd, in.err = bpx.NewReader(f.R, f.Size)
+		if in.err == nil && in.rd.Header.Type == bpx.TypePackage {
+			in.pkg, in.err = pack.New(in.rd, pack.IgnoreTypeExt())
+		}
+		ins[i] = in
+	}
+	return ins
+}
+
+// fileLabel is the last element of a file name or URL path, or "file-N"
+// when that is no valid single path element.
+func fileLabel(name string, i int) string {
+	if u, err := url.Parse(name); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		name = u.Path
+	}
+	name = strings.ReplaceAll(name, `\`, "/")
+	base := path.Base(name)
+	if base == "." || base == ".." || base == "/" || base == "" || strings.ContainsAny(base, "\x00") {
+		return "file-" + strconv.Itoa(i)
+	}
+	return base
+}
+
+// uniqueLabel returns label, or label~2, label~3... when it is taken.
+func uniqueLabel(label string, used map[string]bool) string {
+	l := label
+	for n := 2; used[l]; n++ {
+		l = label + "~" + strconv.Itoa(n)
+	}
+	used[l] = true
+	return l
+}
