@@ -14,8 +14,8 @@ import (
 // and loads at once on a slow machine.
 const maxAssetBytes = 100 << 10
 
-// get serves one GET request for target and returns the response and body.
-func get(t *testing.T, h http.Handler, target string) (*http.Response, string) {
+// fetchAsset serves one GET request for target and returns the response and body.
+func fetchAsset(t *testing.T, h http.Handler, target string) (*http.Response, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest("GET", target, nil)
@@ -32,7 +32,7 @@ func TestAssetsServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	res, page := get(t, s, "/")
+	res, page := fetchAsset(t, s, "/")
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("GET /: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -52,14 +52,14 @@ func TestAssetsServed(t *testing.T) {
 			t.Errorf("the page refers to %q, outside /static/", ref)
 			continue
 		}
-		res, _ := get(t, s, ref)
+		res, _ := fetchAsset(t, s, ref)
 		ext := ref[strings.LastIndex(ref, "."):]
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), wantType[ext]) {
 			t.Errorf("GET %s: %d %q, want 200 %s", ref, res.StatusCode, res.Header.Get("Content-Type"), wantType[ext])
 		}
 	}
 	for _, p := range []string{"/static/nothing.js", "/static/"} {
-		if res, _ := get(t, s, p); res.StatusCode != 404 {
+		if res, _ := fetchAsset(t, s, p); res.StatusCode != 404 {
 			t.Errorf("GET %s: %d, want 404", p, res.StatusCode)
 		}
 	}

@@ -6,7 +6,7 @@ import { containerView } from './container.js';
 
 const PAGE = 500; // listing entries per request (the server allows more)
 const $ = (id) => document.getElementById(id);
-const KIND_ICON = { dir: '📁', image: '🖼', text: '📄', blk: '🧾', bo3d: '🧊', bpx: '📦', file: '·' };
+const KIND_TAG = { dir: 'dir', image: 'img', text: 'txt', blk: 'blk', bo3d: '3d', bpx: 'bpx', file: '' };
 
 let files = [];        // /api/files
 let state = {};        // the hash's state
@@ -142,7 +142,7 @@ async function nextPage() {
 function row(e, i) {
   const shown = state.deep ? e.path.slice(state.dir ? state.dir.length + 1 : 0) : e.name;
   const li = el('li', { role: 'option', id: 'opt-' + i, 'data-path': e.path, 'data-kind': e.kind, 'aria-selected': 'false' },
-    el('span', { class: 'icon', 'aria-hidden': 'true', text: KIND_ICON[e.dir ? 'dir' : e.kind] || '·' }),
+    el('span', { class: 'icon', 'aria-hidden': 'true', text: KIND_TAG[e.dir ? 'dir' : e.kind] || '' }),
     el('span', { class: 'name', text: shown + (e.dir ? '/' : ''), title: e.path }),
     el('span', { class: 'size', text: e.dir ? '' : human(e.size) }));
   if (e.dir) li.dataset.dir = '1';
@@ -223,7 +223,7 @@ async function invalidOf(f, box) {
       if (!sec) {
         list = el('ol', { class: 'invalid-list' });
         sec = el('details', { class: 'invalid', open: true },
-          el('summary', {}, el('strong', { text: `⚠ ${r.total} objects of ${f.label || f.name} have names that are not valid paths` })),
+          el('summary', {}, el('strong', { text: `⚠ ${r.total === 1 ? '1 object' : r.total + ' objects'} of ${f.label || f.name}: names that are not valid paths` })),
           el('p', { class: 'meta', text: 'They are not in the tree; download them by index. Names are shown quoted.' }), list, more);
         box.append(sec);
       }
