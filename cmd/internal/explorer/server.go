@@ -92,6 +92,9 @@ func (s *Server) routes() {
 	s.assetRoutes()
 	s.browseRoutes()
 	s.previewRoutes()
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, badRequestf("no such page: %s", r.URL.Path))
+	})
 }
 
 // ServeHTTP checks the method and the Host, sets the security headers and
