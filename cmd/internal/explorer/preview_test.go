@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"image"
@@ -506,4 +507,31 @@ func TestFileTargets(t *testing.T) {
 	}
 	getJSON(t, s, "/api/preview?file=4", 404)
 	getJSON(t, s, "/api/preview?file=x", 404)
+}
+
+// TestPreviewTokens: a decode waits for a preview token, and a request
+// that goes away while waiting returns without decoding.
+func TestPreviewTokens(t *testing.T) {
+	s := gameServer(t)
+	for range maxPreviews {
+		s.previews <- struct{}{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("GET", "/api/texture.png?path=textures/rgba.bpx", nil).WithContext(ctx)
+	req.Host = "127.0.0.1"
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req) // returns although every token is taken
+	if rec.Body.Len() != 0 {
+		t.Errorf("gone request answered %q", rec.Body)
+	}
+	for range maxPreviews {
+		<-s.previews
+	}
+	if rec := get(t, s, "/api/texture.png?path=textures/rgba.bpx"); rec.Code != 200 {
+		t.Errorf("status %d after the tokens came back", rec.Code)
+	}
+	if len(s.previews) != 0 {
+		t.Errorf("%d tokens still taken", len(s.previews))
+	}
 }
