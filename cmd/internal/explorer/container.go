@@ -167,6 +167,9 @@ func (s *Server) serveSection(w http.ResponseWriter, r *http.Request) {
 }
 
 // readCompressed reads the decompressed bytes of sec from off into buf.
+// When buf reaches the end of the section, the section is read to its end,
+// which checks its size and checksum: the last page of a corrupted section
+// is an error, not bytes that look right.
 func readCompressed(sec *bpx.Section, buf []byte, off int64) (int, error) {
 	rc, err := sec.Open()
 	if err != nil {
@@ -176,7 +179,11 @@ func readCompressed(sec *bpx.Section, buf []byte, off int64) (int, error) {
 	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
 		return 0, err
 	}
-	return io.ReadFull(rc, buf)
+	n, err := io.ReadFull(rc, buf)
+	if err == nil && off+int64(n) == int64(sec.USize) {
+		_, err = io.Copy(io.Discard, rc)
+	}
+	return n, err
 }
 
 // section opens the target of r and returns its section section=I. The

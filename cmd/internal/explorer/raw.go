@@ -29,6 +29,10 @@ func (s *Server) serveRaw(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	if err := probe(ra, size); err != nil {
+		fail(w, &fs.PathError{Op: "read", Path: p, Err: err})
+		return
+	}
 	name := path.Base(p)
 	if r.URL.Query().Get("download") == "1" {
 		w.Header().Set("Content-Disposition", attachment(name))
@@ -60,9 +64,30 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer o.Close()
+	if err := probe(o, o.Size()); err != nil {
+		fail(w, err)
+		return
+	}
 	name := "object-" + strconv.Itoa(i)
 	w.Header().Set("Content-Disposition", attachment(name))
 	serveBytes(w, r, name, "application/octet-stream", o)
+}
+
+// probe reads the first and the last byte of r, so that a section that
+// does not decompress or check is an error answer (422) before the status
+// line goes out, rather than a body cut short. An object that spans more
+// than two sections can still fail midway.
+func probe(r io.ReaderAt, size int64) error {
+	var b [1]byte
+	for _, off := range []int64{0, size - 1} {
+		if off < 0 {
+			continue
+		}
+		if _, err := r.ReadAt(b[:], off); err != nil && err != io.EOF {
+			return err
+		}
+	}
+	return nil
 }
 
 // notPackage is the error of a file=N that names no opened package.
