@@ -50,9 +50,10 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	lo, hi := page(len(ents), offset, limit)
-	out := listAnswer{Dir: q.Get("dir"), Offset: offset, Limit: limit, Total: len(ents), Entries: make([]entryJSON, 0, hi-lo)}
-	for _, e := range ents[lo:hi] {
+	lo, hi := page(ents.len(), offset, limit)
+	out := listAnswer{Dir: q.Get("dir"), Offset: offset, Limit: limit, Total: ents.len(), Entries: make([]entryJSON, 0, hi-lo)}
+	for i := lo; i < hi; i++ {
+		e := ents.entry(i)
 		p := e.name
 		if dir != "." {
 			p = dir + "/" + e.name
@@ -87,19 +88,32 @@ type listKey struct {
 
 // listing returns the ordered entries key names, from the cache or built
 // (and cached).
-func (s *Server) listing(key listKey) ([]listEntry, error) {
-	return s.lists.get(key, func() ([]listEntry, error) {
+func (s *Server) listing(key listKey) (*listing, error) {
+	return s.lists.get(key, func() (*listing, error) {
+		p, sub, isPkg := s.packageDir(key.dir)
 		switch {
 		case key.deep:
-			return s.deepListing(key.dir, key.q)
+			if isPkg {
+				if ents, ok := s.cleanDeepListing(p, sub, key.q); ok {
+					return &listing{ents: ents}, nil
+				}
+			}
+			ents, err := s.deepListing(key.dir, key.q)
+			return &listing{ents: ents}, err
 		case key.q != "":
 			all, err := s.listing(listKey{dir: key.dir})
 			if err != nil {
 				return nil, err
 			}
-			return filterEntries(all, key.q), nil
+			return &listing{ents: filterEntries(all, key.q)}, nil
 		}
-		return readListing(s.tree, key.dir)
+		if isPkg {
+			if l, ok := s.cleanListing(p, sub); ok {
+				return l, nil
+			}
+		}
+		ents, err := readListing(s.tree, key.dir)
+		return &listing{ents: ents}, err
 	})
 }
 
@@ -177,10 +191,10 @@ func dirsFirst(ents []listEntry, ndirs int) []listEntry {
 
 // filterEntries keeps the entries whose name contains q (lower case) in
 // any case.
-func filterEntries(ents []listEntry, q string) []listEntry {
+func filterEntries(l *listing, q string) []listEntry {
 	var out []listEntry
-	for _, e := range ents {
-		if containsFold(e.name, q) {
+	for i := range l.len() {
+		if e := l.entry(i); containsFold(e.name, q) {
 			out = append(out, e)
 		}
 	}

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,8 +129,8 @@ func TestListErrors(t *testing.T) {
 // recently used first, and a listing larger than the cache is not kept.
 func TestListCacheBounds(t *testing.T) {
 	var c listCache
-	mk := func(n int) func() ([]listEntry, error) {
-		return func() ([]listEntry, error) { return make([]listEntry, n), nil }
+	mk := func(n int) func() (*listing, error) {
+		return func() (*listing, error) { return &listing{ents: make([]listEntry, n)}, nil }
 	}
 	for i := range maxCachedLists + 5 {
 		c.get(listKey{dir: itoa(i)}, mk(1))
@@ -150,9 +151,58 @@ func TestListCacheBounds(t *testing.T) {
 	}
 	calls := 0
 	for range 2 {
-		c.get(listKey{dir: "big"}, func() ([]listEntry, error) { calls++; return nil, nil })
+		c.get(listKey{dir: "big"}, func() (*listing, error) { calls++; return &listing{}, nil })
 	}
 	if calls != 0 {
 		t.Error("a cached listing was built again")
+	}
+}
+
+// TestListPathOrderedSameAnswers: a package in path order (listed from
+// its object run) and the same objects in another order (listed through
+// fs.FS) give the same answers, in the file tree as in one package.
+func TestListPathOrderedSameAnswers(t *testing.T) {
+	files := map[string]string{"a-b": "1", "a/b": "22", "a.txt": "333", "a/c/d": "4", "a/c-d/e.png": "55", "a/ca": "6", "b/x": "7", "z": "8"}
+	var ordered []string
+	for n := range files {
+		ordered = append(ordered, n)
+	}
+	slices.SortFunc(ordered, cmpPath)
+	reversed := slices.Clone(ordered)
+	slices.Reverse(reversed)
+	fast := packBytes(t, files, ordered)
+	slow := packBytes(t, files, reversed)
+	targets := []string{"", "a", "a/c", "b", "nope", "a.txt", "a/c/d"}
+	for _, mounted := range []bool{false, true} {
+		var sf, ss *Server
+		prefix := ""
+		if mounted {
+			sf = newServer(t, []File{file("p.bpx", fast), file("q.bin", []byte("x"))})
+			ss = newServer(t, []File{file("p.bpx", slow), file("q.bin", []byte("x"))})
+			prefix = "p.bpx"
+		} else {
+			sf = newServer(t, []File{file("p.bpx", fast)})
+			ss = newServer(t, []File{file("p.bpx", slow)})
+		}
+		if _, _, ok := sf.packageDir(prefix); !ok || !sf.lists.pathOrdered(sf.files[0].pkg) || ss.lists.pathOrdered(ss.files[0].pkg) {
+			t.Fatal("the packages do not take the two ways")
+		}
+		for _, d := range targets {
+			if mounted {
+				d = strings.TrimSuffix(prefix+"/"+d, "/")
+			}
+			for _, q := range []string{"", "&q=C", "&deep=1", "&deep=1&q=c", "&deep=1&q=zz"} {
+				u := "/api/list?dir=" + d + q
+				a, b := get(t, sf, u), get(t, ss, u)
+				if a.Code != b.Code || a.Body.String() != b.Body.String() {
+					t.Errorf("%s:\n path order %d %s\n other     %d %s", u, a.Code, a.Body, b.Code, b.Body)
+				}
+			}
+		}
+	}
+	var l listAnswer
+	getJSON(t, newServer(t, []File{file("p.bpx", fast)}), "/api/list?dir=a", 200, &l)
+	if names(l) != "a/c a/c-d a/b a/ca" {
+		t.Errorf("a: %s", names(l))
 	}
 }

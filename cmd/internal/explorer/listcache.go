@@ -1,6 +1,10 @@
 package explorer
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/gobpx/bpx/types/pack"
+)
 
 // Bounds of the listing cache: the entries of all cached listings (about
 // 32 bytes each on 64-bit, names shared with the packages), and the
@@ -21,12 +25,39 @@ type listCache struct {
 	m       map[listKey]*cachedList
 	entries int    // in the ready listings of m
 	tick    uint64 // counts uses, for LRU
+	// ordered says which packages are path-ordered (see cleanlist.go).
+	ordered map[*pack.Package]bool
+}
+
+// listing is an ordered listing: its entries, or for a directory of a
+// path-ordered package that holds files only, the run of objects below
+// it (then the listing costs no memory of its own).
+type listing struct {
+	ents   []listEntry
+	run    []pack.Object
+	prefix string // of the names in run
+}
+
+// len is the number of entries.
+func (l *listing) len() int {
+	if l.run != nil {
+		return len(l.run)
+	}
+	return len(l.ents)
+}
+
+// entry returns entry i.
+func (l *listing) entry(i int) listEntry {
+	if l.run != nil {
+		return listEntry{name: l.run[i].Name[len(l.prefix):], size: int64(l.run[i].Size)}
+	}
+	return l.ents[i]
 }
 
 // cachedList is a listing, ready once done is closed.
 type cachedList struct {
 	done  chan struct{}
-	ents  []listEntry
+	l     *listing
 	err   error
 	ready bool // done is closed (read under the cache's mu)
 	used  uint64
@@ -34,7 +65,7 @@ type cachedList struct {
 
 // get returns the listing of key, calling build to make it when it is not
 // cached. Errors are not cached.
-func (c *listCache) get(key listKey, build func() ([]listEntry, error)) ([]listEntry, error) {
+func (c *listCache) get(key listKey, build func() (*listing, error)) (*listing, error) {
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[listKey]*cachedList{}
@@ -44,24 +75,24 @@ func (c *listCache) get(key listKey, build func() ([]listEntry, error)) ([]listE
 		l.used = c.tick
 		c.mu.Unlock()
 		<-l.done
-		return l.ents, l.err
+		return l.l, l.err
 	}
 	l := &cachedList{done: make(chan struct{}), used: c.tick}
 	c.m[key] = l
 	c.mu.Unlock()
 
-	l.ents, l.err = build()
+	l.l, l.err = build()
 	c.mu.Lock()
 	l.ready = true
-	if l.err != nil || len(l.ents) > maxCachedEntries {
+	if l.err != nil || len(l.l.ents) > maxCachedEntries {
 		delete(c.m, key)
 	} else {
-		c.entries += len(l.ents)
+		c.entries += len(l.l.ents)
 		c.evict(l)
 	}
 	c.mu.Unlock()
 	close(l.done)
-	return l.ents, l.err
+	return l.l, l.err
 }
 
 // evict drops the least recently used ready listings other than keep
@@ -79,6 +110,6 @@ func (c *listCache) evict(keep *cachedList) {
 			return
 		}
 		delete(c.m, oldKey)
-		c.entries -= len(old.ents)
+		c.entries -= len(old.l.ents)
 	}
 }
