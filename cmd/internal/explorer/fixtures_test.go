@@ -295,7 +295,7 @@ func packageFile(t testing.TB, objs map[string][]byte) []byte {
 }
 
 // newServer serves files (name, bytes pairs).
-func newServer(t testing.TB, files ...any) *Server {
+func newPreviewServer(t testing.TB, files ...any) *Server {
 	t.Helper()
 	var fs []File
 	for i := 0; i < len(files); i += 2 {

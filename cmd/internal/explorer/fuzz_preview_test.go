@@ -40,7 +40,7 @@ func FuzzPreview(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, ext uint8) {
 		name := "o" + fuzzExts[int(ext)%len(fuzzExts)]
 		pkg := packageFile(t, map[string][]byte{"d/" + name: data})
-		s := newServer(t, "game.bpx", pkg, name, data)
+		s := newPreviewServer(t, "game.bpx", pkg, name, data)
 		for _, p := range []string{"game.bpx/d/" + name, name} {
 			fuzzFollow(t, s, "/api/preview?path="+p)
 		}

@@ -24,18 +24,8 @@ import (
 	"github.com/gobpx/bpx/types/texture"
 )
 
-// get requests url from s.
-func get(t testing.TB, s http.Handler, url string) *httptest.ResponseRecorder {
-	t.Helper()
-	req := httptest.NewRequest("GET", url, nil)
-	req.Host = "127.0.0.1"
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
-	return rec
-}
-
-// getJSON requests url, checks the status and decodes the JSON answer.
-func getJSON(t testing.TB, s http.Handler, url string, status int) map[string]any {
+// previewJSON requests url, checks the status and decodes the JSON answer.
+func previewJSON(t testing.TB, s http.Handler, url string, status int) map[string]any {
 	t.Helper()
 	rec := get(t, s, url)
 	if rec.Code != status {
@@ -121,7 +111,7 @@ func gameObjects(t testing.TB) map[string][]byte {
 
 // gameServer serves the test package.
 func gameServer(t testing.TB) *Server {
-	return newServer(t, "game.bpx", packageFile(t, gameObjects(t)))
+	return newPreviewServer(t, "game.bpx", packageFile(t, gameObjects(t)))
 }
 
 func TestPreviewKinds(t *testing.T) {
@@ -152,7 +142,7 @@ func TestPreviewKinds(t *testing.T) {
 		{"bin/blob.dat", map[string]any{"kind": "hex", "error": "", "url": "/raw/bin/blob.dat"}},
 	}
 	for _, tt := range tests {
-		got := getJSON(t, s, q+tt.path, 200)
+		got := previewJSON(t, s, q+tt.path, 200)
 		for k, v := range tt.want {
 			if !reflect.DeepEqual(got[k], v) {
 				t.Errorf("%s: %s = %#v, want %#v (answer %v)", tt.path, k, got[k], v, got)
@@ -160,7 +150,7 @@ func TestPreviewKinds(t *testing.T) {
 		}
 	}
 	// The package itself, as file 0.
-	got := getJSON(t, s, "/api/preview?file=0", 200)
+	got := previewJSON(t, s, "/api/preview?file=0", 200)
 	if got["kind"] != "container" || got["container"] != "/api/container?file=0" {
 		t.Errorf("file=0: %v", got)
 	}
@@ -183,7 +173,7 @@ func TestPreviewMalformed(t *testing.T) {
 		{"images/fake.png", "named .png but its bytes are text/plain"},
 	}
 	for _, tt := range tests {
-		got := getJSON(t, s, "/api/preview?path="+tt.path, 200)
+		got := previewJSON(t, s, "/api/preview?path="+tt.path, 200)
 		msg, _ := got["error"].(string)
 		if got["kind"] != "hex" || !strings.Contains(msg, tt.errPart) || got["url"] != "/raw/"+tt.path {
 			t.Errorf("%s: %v, want kind hex, error with %q", tt.path, got, tt.errPart)
@@ -255,7 +245,7 @@ func TestTexturePNG(t *testing.T) {
 		"/api/texture.png?path=nope.bpx":                   404,
 		"/api/texture.png":                                 400,
 	} {
-		getJSON(t, s, url, status)
+		previewJSON(t, s, url, status)
 	}
 }
 
@@ -330,15 +320,15 @@ func TestMesh(t *testing.T) {
 		"/api/mesh?path=models/trunc.bpx":  422,
 		"/api/mesh?path=models":            400,
 	} {
-		getJSON(t, s, url, status)
+		previewJSON(t, s, url, status)
 	}
 }
 
 // TestMeshOutOfRangeIndex: an index past the vertices is a 422 whatever
 // decodes it first.
 func TestMeshOutOfRangeIndex(t *testing.T) {
-	s := newServer(t, "bad.bpx", rawModelFile(t, 0x77, 3, make([]byte, 3*16), []uint32{0, 1, 3}))
-	got := getJSON(t, s, "/api/mesh?file=0", 422)
+	s := newPreviewServer(t, "bad.bpx", rawModelFile(t, 0x77, 3, make([]byte, 3*16), []uint32{0, 1, 3}))
+	got := previewJSON(t, s, "/api/mesh?file=0", 422)
 	if msg := got["error"].(string); !strings.Contains(msg, "bad.bpx") {
 		t.Errorf("error %q does not name the file", msg)
 	}
@@ -397,7 +387,7 @@ func TestSD(t *testing.T) {
 		"/api/sd?path=data/units.bpx&section=x":    400,
 		"/api/sd?path=textures/rgba.bpx":           404,
 	} {
-		getJSON(t, s, url, status)
+		previewJSON(t, s, url, status)
 	}
 }
 
@@ -434,13 +424,13 @@ func TestBLK(t *testing.T) {
 		"/api/blk?path=textures/rgba.bpx&as=text": 400,
 		"/api/blk?path=config/none.blk&as=text":   404,
 	} {
-		getJSON(t, s, url, status)
+		previewJSON(t, s, url, status)
 	}
 }
 
 func TestTable(t *testing.T) {
 	s := gameServer(t)
-	got := getJSON(t, s, "/api/table?path=data/units.bpx", 200)
+	got := previewJSON(t, s, "/api/table?path=data/units.bpx", 200)
 	want := map[string]any{
 		"name": "units",
 		"columns": []any{
@@ -454,15 +444,15 @@ func TestTable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("table: %v, want %v", got, want)
 	}
-	got = getJSON(t, s, "/api/table?path=data/units.bpx&section=0&offset=1&limit=5", 200)
+	got = previewJSON(t, s, "/api/table?path=data/units.bpx&section=0&offset=1&limit=5", 200)
 	if rows := got["rows"].([]any); got["offset"] != 1.0 || got["total"] != 2.0 || len(rows) != 1 || rows[0].([]any)[1] != "plane" {
 		t.Errorf("offset 1: %v", got)
 	}
-	got = getJSON(t, s, "/api/table?path=data/units.bpx&limit=1", 200)
+	got = previewJSON(t, s, "/api/table?path=data/units.bpx&limit=1", 200)
 	if rows := got["rows"].([]any); len(rows) != 1 || rows[0].([]any)[1] != "tank" {
 		t.Errorf("limit 1: %v", got)
 	}
-	got = getJSON(t, s, "/api/table?path=data/units.bpx&offset=9", 200)
+	got = previewJSON(t, s, "/api/table?path=data/units.bpx&offset=9", 200)
 	if rows := got["rows"].([]any); len(rows) != 0 {
 		t.Errorf("offset 9: %v", got)
 	}
@@ -474,28 +464,28 @@ func TestTable(t *testing.T) {
 		"/api/table?path=textures/rgba.bpx":         404,
 		"/api/table?path=docs/readme.txt":           422,
 	} {
-		getJSON(t, s, url, status)
+		previewJSON(t, s, url, status)
 	}
 }
 
 // TestFileTargets: files given to New are named file=N in the answers'
 // URLs, and non-BPX files are previewed by content.
 func TestFileTargets(t *testing.T) {
-	s := newServer(t, "hero.png", pngBytes(t, testImage(2, 2, 0, false)), "tri.bo3d", bo3dFile(t, bo3d.Triangle{0, 1, 2}),
+	s := newPreviewServer(t, "hero.png", pngBytes(t, testImage(2, 2, 0, false)), "tri.bo3d", bo3dFile(t, bo3d.Triangle{0, 1, 2}),
 		"quad.bpx", modelFile(t, quadModel()), "tex.bpx", textureFile(t, testImage(2, 2, 0, true), texture.FormatRGBA))
-	got := getJSON(t, s, "/api/preview?file=0", 200)
+	got := previewJSON(t, s, "/api/preview?file=0", 200)
 	if got["kind"] != "image" || got["url"] != "/raw/hero.png" || got["contentType"] != "image/png" {
 		t.Errorf("file=0: %v", got)
 	}
-	got = getJSON(t, s, "/api/preview?file=1", 200)
+	got = previewJSON(t, s, "/api/preview?file=1", 200)
 	if got["kind"] != "bo3d" || got["mesh"] != "/api/mesh?file=1" || got["container"] != nil {
 		t.Errorf("file=1: %v", got)
 	}
-	got = getJSON(t, s, "/api/preview?file=2", 200)
+	got = previewJSON(t, s, "/api/preview?file=2", 200)
 	if got["kind"] != "model" || got["mesh"] != "/api/mesh?file=2" || got["container"] != "/api/container?file=2" {
 		t.Errorf("file=2: %v", got)
 	}
-	got = getJSON(t, s, "/api/preview?path=tex.bpx", 200)
+	got = previewJSON(t, s, "/api/preview?path=tex.bpx", 200)
 	if got["kind"] != "texture" || got["png"] != "/api/texture.png?path=tex.bpx&layer=" {
 		t.Errorf("path=tex.bpx: %v", got)
 	}
@@ -505,8 +495,8 @@ func TestFileTargets(t *testing.T) {
 	if pos, _, idx := parseMesh(t, rec.Body.Bytes()); !reflect.DeepEqual(pos, quadPositions) || !reflect.DeepEqual(idx, quadIndices) {
 		t.Errorf("file=2 mesh: %v %v", pos, idx)
 	}
-	getJSON(t, s, "/api/preview?file=4", 404)
-	getJSON(t, s, "/api/preview?file=x", 404)
+	previewJSON(t, s, "/api/preview?file=4", 404)
+	previewJSON(t, s, "/api/preview?file=x", 404)
 }
 
 // TestPreviewTokens: a decode waits for a preview token, and a request

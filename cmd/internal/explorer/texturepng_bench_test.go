@@ -68,7 +68,7 @@ func BenchmarkTexturePNG(b *testing.B) {
 		}
 	})
 	b.Run("preview", func(b *testing.B) {
-		s := newServer(b, "tex.bpx", file)
+		s := newPreviewServer(b, "tex.bpx", file)
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		url := ts.URL + "/api/texture.png?file=0&layer=0"
