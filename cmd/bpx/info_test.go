@@ -164,7 +164,7 @@ func TestInfoShaderPacks(t *testing.T) {
 		shader.SectionExtendedData: "extended data",
 		shader.SectionStrings:      "strings",
 	})
-	want := []symbolJSON{{"Material", "ConstantBuffer", "Vertex|Pixel|ExtendedData"}, {"albedo", "Texture", "Pixel|Register"}}
+	want := []symbolJSON{{Name: "Material", Type: "ConstantBuffer", Flags: "Vertex|Pixel|ExtendedData"}, {Name: "albedo", Type: "Texture", Flags: "Pixel|Register"}}
 	if out.Shader == nil || out.Shader.Layout != "SDK 4" || len(out.Shader.Symbols) != 2 ||
 		out.Shader.Symbols[0] != want[0] || out.Shader.Symbols[1] != want[1] {
 		t.Errorf("shader: %+v", out.Shader)

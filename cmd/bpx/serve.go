@@ -45,18 +45,18 @@ func (f *serveFlags) run(e *env, pos []string) int {
 	}
 	names := append(pos, f.layers...)
 	files := make([]explorer.File, 0, len(names))
+	var closers []func() error
 	defer func() {
-		for _, f := range files {
-			if c, ok := f.R.(interface{ Close() error }); ok {
-				c.Close()
-			}
+		for _, c := range closers {
+			c()
 		}
 	}()
 	for _, name := range names {
-		r, size, _, err := openInput(name)
+		r, size, closeInput, err := openInput(name)
 		if err != nil {
 			return e.fail(err)
 		}
+		closers = append(closers, closeInput)
 		files = append(files, explorer.File{Name: name, R: r, Size: size})
 	}
 	var opts []explorer.Option

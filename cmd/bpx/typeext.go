@@ -1,24 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gobpx/bpx"
-	"github.com/gobpx/bpx/types/model"
 	"github.com/gobpx/bpx/types/pack"
-	"github.com/gobpx/bpx/types/shader"
-	"github.com/gobpx/bpx/types/texture"
 )
-
-// typeExtDescribers decode the TypeExt of the BPX types bpx knows into one
-// line, for "bpx info".
-var typeExtDescribers = map[uint8]func(ext [16]byte) string{
-	bpx.TypePackage: describePackage,
-	bpx.TypeTexture: texture.DescribeTypeExt,
-	bpx.TypeModel:   model.DescribeTypeExt,
-	bpx.TypeShader:  shader.DescribeTypeExt,
-}
 
 // typeCheckers check the type-level consistency of an opened container
 // (a package's object table), for "bpx verify".
@@ -32,15 +19,6 @@ func verifyPackage(r *bpx.Reader) error {
 		return err
 	}
 	return p.Verify()
-}
-
-func describePackage(ext [16]byte) string {
-	t := pack.ParseTypeExt(ext)
-	s := fmt.Sprintf("package: architecture %v, platform %v, generator %v", t.Arch, t.Platform, t.Generator)
-	if err := t.Check(); err != nil {
-		s += " (" + err.Error() + ")"
-	}
-	return s
 }
 
 // openObject opens the object named path of the package file name; closing

@@ -32,14 +32,16 @@
 //	GET /                      the page
 //	GET /static/{name}         its scripts and styles (embedded)
 //	GET /raw/{path}            the bytes of a file of the tree; Range
-//	                           requests, Content-Type from the name or the
-//	                           bytes; ?download=1 adds Content-Disposition
+//	                           requests, Content-Type from the name only
+//	                           (never sniffed); ?download=1 adds
+//	                           Content-Disposition
 //	GET /api/files             the files given: id, name, size, type, the
 //	                           error that kept one from opening, and where
 //	                           each one is mounted in the tree
 //	GET /api/list?dir=D&offset=N&limit=M[&q=Q[&deep=1]]
-//	                           one page of directory D sorted by name
-//	                           (limit at most MaxListLimit): entries with
+//	                           one page of directory D, directories first,
+//	                           each group sorted by name (limit at most
+//	                           MaxListLimit): entries with
 //	                           name, path, dir, size, and the preview kind
 //	                           guessed from the name; total counts all.
 //	                           q keeps names that contain Q (any case);

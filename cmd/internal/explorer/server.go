@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 )
 
@@ -54,6 +55,7 @@ type Server struct {
 	tree     *tree
 	mux      *http.ServeMux
 	previews chan struct{} // a token per preview decoding now
+	lists    listCache     // ordered listings of recent directories (list.go)
 }
 
 // New returns a Server for files. A file that is not a BPX file (or not a
@@ -92,6 +94,9 @@ func (s *Server) routes() {
 	s.assetRoutes()
 	s.browseRoutes()
 	s.previewRoutes()
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, badRequestf("no such page: %s", r.URL.Path))
+	})
 }
 
 // ServeHTTP checks the method and the Host, sets the security headers and
@@ -111,6 +116,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.hostAllowed(r.Host) {
 		writeError(w, http.StatusForbidden, badRequestf("host %q not allowed (see bpx serve --addr)", r.Host))
+		return
+	}
+	// The mux would redirect a path with "..", "." or "//" elements to its
+	// clean form; refuse it instead, so that no such path reaches a
+	// handler or leads anywhere.
+	if p := r.URL.Path; p != path.Clean(p) && p != path.Clean(p)+"/" {
+		writeError(w, http.StatusBadRequest, badRequestf("path %q is not canonical", p))
 		return
 	}
 	s.mux.ServeHTTP(w, r)

@@ -1,0 +1,196 @@
+package explorer
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/formats/blk"
+)
+
+// Limits of BLK previews, so that a decoded tree takes at most about
+// MaxPreviewBytes: a binary tree takes about 40 bytes per decoded byte, a
+// text one up to 320 bytes per byte of text while it is built (see
+// package blk).
+const (
+	maxBLKBinary = MaxPreviewBytes / 40
+	maxBLKText   = MaxPreviewBytes / 320
+)
+
+// isBinaryBLK reports whether head starts like a binary BLK file whatever
+// its name: the BBF3 magic, or a zstd frame where kinds 2, 4 and 5 put one.
+func isBinaryBLK(head []byte) bool {
+	zstd := []byte{0x28, 0xB5, 0x2F, 0xFD}
+	switch {
+	case bytes.HasPrefix(head, []byte("\x00BBF")), bytes.HasPrefix(head, []byte("\x00BBz")):
+		return true
+	case len(head) >= 8 && head[0] == byte(blk.KindFATZstd):
+		return bytes.Equal(head[4:8], zstd)
+	case len(head) >= 5 && (head[0] == byte(blk.KindSlimZstd) || head[0] == byte(blk.KindSlimZstdDict)):
+		return bytes.Equal(head[1:5], zstd)
+	}
+	return false
+}
+
+// handleBLK answers /api/blk: a BLK file as engine text (as=text) or as
+// the JSON of wt_blk (as=json).
+func (s *Server) handleBLK(w http.ResponseWriter, r *http.Request) {
+	as := r.URL.Query().Get("as")
+	if as != "text" && as != "json" {
+		fail(w, badRequestf("as wants text or json, got %q", as))
+		return
+	}
+	sub, err := s.subject(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer sub.Close()
+	b, err := s.decodeBLK(r, sub)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var buf bytes.Buffer
+	ct := "text/plain; charset=utf-8"
+	if as == "text" {
+		err = blk.WriteText(&buf, b)
+	} else {
+		ct = "application/json; charset=utf-8"
+		err = blk.WriteJSON(&buf, b)
+	}
+	if err != nil {
+		fail(w, fmt.Errorf("%s: %w", sub.name, err))
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
+
+// checkBLK decodes sub as a BLK file.
+func (s *Server) checkBLK(r *http.Request, sub *subject) error {
+	_, err := s.decodeBLK(r, sub)
+	return err
+}
+
+// decodeBLK decodes sub: a BPX container of type 'D', binary BLK of any
+// kind (SLIM kinds with the name map "nm" of the same directory and the
+// dictionary it names beside it), the typed JSON of package blk, or text.
+func (s *Server) decodeBLK(r *http.Request, sub *subject) (*blk.Block, error) {
+	if sub.rd != nil {
+		if sub.rd.Header.Type != blk.BPXType {
+			return nil, badRequestf("%s: not a BLK container (type %q)", sub.name, sub.rd.Header.Type)
+		}
+		if sec := sub.rd.FindSection(bpx.SectionTypeStructuredData); sec != nil && sec.USize > maxSD {
+			return nil, fmt.Errorf("%s: section %d: %d bytes, above the preview limit of %d for structured data: %w", sub.name, sec.Index, sec.USize, maxSD, bpx.ErrTooLarge)
+		}
+	}
+	limit := int64(maxBLKBinary)
+	if sub.rd == nil {
+		head, err := sub.head(sniffSize)
+		if err != nil {
+			return nil, err
+		}
+		if len(head) > 0 && head[0] > byte(blk.KindSlimZstdDict) {
+			limit = maxBLKText
+		}
+	}
+	release, err := s.acquire(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if sub.rd != nil {
+		b, err := blk.ReadBPX(sub.ra, sub.size)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sub.name, err)
+		}
+		return b, nil
+	}
+	data, err := sub.readAll(limit)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.parseBLK(sub, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	return b, nil
+}
+
+// parseBLK decodes the bytes of a BLK file that is no BPX container.
+func (s *Server) parseBLK(sub *subject, data []byte) (*blk.Block, error) {
+	if len(data) > 0 && data[0] <= byte(blk.KindSlimZstdDict) {
+		opts := []blk.Option{blk.WithMaxSize(maxBLKBinary)}
+		if kind := blk.Kind(data[0]); kind.Slim() {
+			more, err := s.blkNameMap(sub, kind)
+			if err != nil {
+				return nil, err
+			}
+			opts = append(opts, more...)
+		}
+		d, err := blk.NewDecoder(opts...)
+		if err != nil {
+			return nil, err
+		}
+		return d.Decode(data)
+	}
+	if t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		if b, err := blk.ParseTypedJSON(data); err == nil {
+			return b, nil
+		}
+	}
+	return blk.ParseText(data)
+}
+
+// blkNameMap returns the options that decode a SLIM kind of BLK: the name
+// map "nm" in the directory of sub and, for SLIM_ZST_DICT, the dictionary
+// it names beside it.
+func (s *Server) blkNameMap(sub *subject, kind blk.Kind) ([]blk.Option, error) {
+	if sub.path == "" {
+		return nil, fmt.Errorf("%w to decode %v (no directory to find \"nm\" in)", blk.ErrNameMapRequired, kind)
+	}
+	dir := path.Dir(sub.path)
+	data, err := s.readTreeFile(path.Join(dir, "nm"), maxBLKBinary)
+	if err != nil {
+		return nil, fmt.Errorf("%w to decode %v: %w", blk.ErrNameMapRequired, kind, err)
+	}
+	nm, err := blk.ParseNameMap(data)
+	if err != nil {
+		return nil, fmt.Errorf("name map %s: %w", path.Join(dir, "nm"), err)
+	}
+	opts := []blk.Option{blk.WithNameMap(nm)}
+	if kind == blk.KindSlimZstdDict {
+		dict, err := s.readTreeFile(path.Join(dir, nm.DictFileName()), maxBLKBinary)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", blk.ErrDictRequired, err)
+		}
+		opts = append(opts, blk.WithDicts(dict))
+	}
+	return opts, nil
+}
+
+// readTreeFile reads a file of the tree of at most limit bytes.
+func (s *Server) readTreeFile(p string, limit int64) ([]byte, error) {
+	f, err := s.tree.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errIsDir}
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, above the limit of %d: %w", p, fi.Size(), limit, bpx.ErrTooLarge)
+	}
+	return io.ReadAll(io.LimitReader(f, limit))
+}

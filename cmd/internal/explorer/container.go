@@ -1,0 +1,206 @@
+package explorer
+
+import (
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/describe"
+)
+
+// containerAnswer is the answer of /api/container; its field names are
+// those of the contract (camelCase), its values those of bpx info.
+type containerAnswer struct {
+	Name        string           `json:"name"`
+	Size        int64            `json:"size"`
+	Type        any              `json:"type"`
+	TypeName    string           `json:"typeName"`
+	Version     uint32           `json:"version"`
+	Checksum    uint32           `json:"checksum"`
+	FileSize    uint64           `json:"fileSize"`
+	TypeExt     string           `json:"typeExt"`
+	TypeExtText string           `json:"typeExtText"`
+	Sections    []sectionJSON    `json:"sections"`
+	Objects     *int             `json:"objects,omitempty"`
+	DeadBytes   *uint64          `json:"deadBytes,omitempty"`
+	Shader      *describe.Shader `json:"shader,omitempty"`
+}
+
+// sectionJSON is one section of a container.
+type sectionJSON struct {
+	Index     int    `json:"index"`
+	Type      uint8  `json:"type"`
+	TypeName  string `json:"typeName"`
+	Flags     uint8  `json:"flags"`
+	FlagNames string `json:"flagNames"`
+	Pointer   uint64 `json:"pointer"`
+	CSize     uint32 `json:"csize"`
+	USize     uint32 `json:"usize"`
+	Checksum  uint32 `json:"checksum"`
+	View      string `json:"view"`
+}
+
+// serveContainer answers /api/container: what bpx info says of a file.
+func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
+	t, err := s.target(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer t.Close()
+	h := &t.rd.Header
+	out := containerAnswer{
+		Name: t.name, Size: t.size, Type: describe.TypeByte(h.Type), TypeName: describe.TypeName(h.Type),
+		Version: h.Version, Checksum: h.Checksum, FileSize: h.FileSize,
+		TypeExt: hex.EncodeToString(h.TypeExt[:]), TypeExtText: describe.TypeExt(h.Type, h.TypeExt),
+		Sections: make([]sectionJSON, 0, len(t.rd.Sections)),
+		Shader:   describe.ReadShader(t.rd),
+	}
+	names := describe.NewSectionNamer(t.rd)
+	for _, sec := range t.rd.Sections {
+		out.Sections = append(out.Sections, sectionJSON{
+			Index: sec.Index, Type: sec.Type, TypeName: names.Name(sec.Type), Flags: sec.Flags,
+			FlagNames: describe.FlagNames(sec.Flags), Pointer: sec.Pointer, CSize: sec.CSize,
+			USize: sec.USize, Checksum: sec.Checksum, View: describe.View(sec.Type),
+		})
+	}
+	p := t.pkg
+	if p == nil {
+		if p = describe.OpenPackage(t.rd); p != nil {
+			defer p.Close()
+		}
+	}
+	if p != nil {
+		n := len(p.Objects())
+		out.Objects = &n
+		if dead, err := p.DeadBytes(); err == nil {
+			out.DeadBytes = &dead
+		}
+	}
+	writeJSON(w, out)
+}
+
+// verifyAnswer is the answer of /api/verify.
+type verifyAnswer struct {
+	Section int    `json:"section"`
+	OK      bool   `json:"ok"`
+	Error   string `json:"error,omitempty"`
+}
+
+// serveVerify answers /api/verify: section I decompressed and checked.
+func (s *Server) serveVerify(w http.ResponseWriter, r *http.Request) {
+	t, sec, err := s.section(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer t.Close()
+	s.previews <- struct{}{}
+	err = verifySection(sec)
+	<-s.previews
+	out := verifyAnswer{Section: sec.Index, OK: err == nil}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	writeJSON(w, out)
+}
+
+// verifySection reads section sec to its end, which checks its size and
+// checksum.
+func verifySection(sec *bpx.Section) error {
+	rc, err := sec.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
+}
+
+// maxSectionRead bounds length= of /api/section.
+const maxSectionRead = 1 << 20
+
+// serveSection answers /api/section: bytes [O, O+L) of section I,
+// decompressed.
+func (s *Server) serveSection(w http.ResponseWriter, r *http.Request) {
+	t, sec, err := s.section(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer t.Close()
+	off, err := intParam(r, "offset", 0, 1<<62)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	n, err := intParam(r, "length", 4096, maxSectionRead)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	off = min(off, int64(sec.USize))
+	n = min(n, int64(sec.USize)-off)
+	buf := make([]byte, n)
+	var m int
+	if sec.Compressed() {
+		s.previews <- struct{}{}
+		m, err = readCompressed(sec, buf, off)
+		<-s.previews
+	} else {
+		m, err = sec.ReadAt(buf, off)
+	}
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		fail(w, err)
+		return
+	}
+	buf = buf[:m] // a section whose data ends early: the bytes there are
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Length", strconv.Itoa(len(buf)))
+	h.Set("X-Section-Size", strconv.FormatUint(uint64(sec.USize), 10))
+	h.Set("Cache-Control", "no-store")
+	w.Write(buf)
+}
+
+// readCompressed reads the decompressed bytes of sec from off into buf.
+// When buf reaches the end of the section, the section is read to its end,
+// which checks its size and checksum: the last page of a corrupted section
+// is an error, not bytes that look right.
+func readCompressed(sec *bpx.Section, buf []byte, off int64) (int, error) {
+	rc, err := sec.Open()
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
+		return 0, err
+	}
+	n, err := io.ReadFull(rc, buf)
+	if err == nil && off+int64(n) == int64(sec.USize) {
+		_, err = io.Copy(io.Discard, rc)
+	}
+	return n, err
+}
+
+// section opens the target of r and returns its section section=I. The
+// caller closes the target.
+func (s *Server) section(r *http.Request) (*target, *bpx.Section, error) {
+	v := r.URL.Query().Get("section")
+	i, err := strconv.Atoi(v)
+	if err != nil {
+		return nil, nil, badRequestf("section=%q: want a section index", v)
+	}
+	t, err := s.target(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if i < 0 || i >= len(t.rd.Sections) {
+		t.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: "section " + v + " of " + t.name, Err: fs.ErrNotExist}
+	}
+	return t, t.rd.Sections[i], nil
+}

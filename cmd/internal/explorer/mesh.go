@@ -1,0 +1,307 @@
+package explorer
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/formats/bo3d"
+	"github.com/gobpx/bpx/types/model"
+)
+
+// mesh is a model or BO3D mesh as /api/mesh sends it: every vertex array
+// (or BO3D mesh entity) one after the other, with indices of triangles
+// into the whole.
+type mesh struct {
+	positions []float32 // 3 per vertex
+	normals   []float32 // 3 per vertex, or nil
+	indices   []uint32  // a multiple of 3
+	bones     int
+	format    string // the vertex format, described
+}
+
+// vertices is the number of vertices.
+func (m *mesh) vertices() int { return len(m.positions) / 3 }
+
+// wireSize is the size of the /api/mesh answer.
+func (m *mesh) wireSize() int64 {
+	return 8 + 24*int64(m.vertices()) + 4*int64(len(m.indices))
+}
+
+// meshFields are the /api/preview fields of a model or BO3D mesh.
+func (s *Server) meshFields(r *http.Request, sub *subject) (map[string]any, error) {
+	m, err := s.loadMesh(r, sub)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"vertices": m.vertices(), "triangles": len(m.indices) / 3, "bones": m.bones,
+		"vertexFormat": m.format, "mesh": "/api/mesh?" + sub.query,
+	}, nil
+}
+
+// handleMesh answers /api/mesh: the mesh in the binary layout of the
+// package doc.
+func (s *Server) handleMesh(w http.ResponseWriter, r *http.Request) {
+	sub, err := s.subject(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer sub.Close()
+	m, err := s.loadMesh(r, sub)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	m.writeTo(w)
+}
+
+// writeTo writes m in the /api/mesh layout.
+func (m *mesh) writeTo(w io.Writer) error {
+	buf := make([]byte, 0, 64<<10)
+	flush := func() error {
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	put := func(v uint32) error {
+		buf = binary.LittleEndian.AppendUint32(buf, v)
+		if len(buf) == cap(buf) {
+			return flush()
+		}
+		return nil
+	}
+	put(uint32(m.vertices()))
+	put(uint32(len(m.indices)))
+	for _, v := range m.positions {
+		if err := put(math.Float32bits(v)); err != nil {
+			return err
+		}
+	}
+	for i := range m.positions {
+		var v float32
+		if m.normals != nil {
+			v = m.normals[i]
+		}
+		if err := put(math.Float32bits(v)); err != nil {
+			return err
+		}
+	}
+	for _, v := range m.indices {
+		if err := put(v); err != nil {
+			return err
+		}
+	}
+	return flush()
+}
+
+// loadMesh decodes the mesh of sub, a BPX model or a BO3D file, taking a
+// preview token.
+func (s *Server) loadMesh(r *http.Request, sub *subject) (*mesh, error) {
+	var decode func() (*mesh, error)
+	switch {
+	case sub.rd != nil && sub.rd.Header.Type == bpx.TypeModel:
+		decode = func() (*mesh, error) { return modelMesh(sub) }
+	case sub.rd != nil:
+		return nil, badRequestf("%s: not a model (type %q)", sub.name, sub.rd.Header.Type)
+	default:
+		decode = func() (*mesh, error) { return bo3dMesh(sub) }
+	}
+	release, err := s.acquire(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	m, err := decode()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPreviewSize(sub.name+": mesh", m.wireSize()); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Vertex formats whose layout the explorer knows, by their §7 hash.
+var knownVertexFormats = map[uint64]struct {
+	size int
+	desc string
+}{
+	bo3d.VertexFormatPNUHash:  {model.PNUSize, "position float32x3, normal float32x3, uv float32x2"},
+	bo3d.VertexFormatPNUCHash: {bo3d.VertexSizePNUC, "position float32x3, normal float32x3, uv float32x2, color uint8x4"},
+}
+
+// modelMesh decodes the BPX model of sub. The vertex format is an outside
+// asset: for the formats the explorer knows the layout is theirs; for any
+// other, the vertex size is what the vertex arrays' sizes and counts give,
+// and the position is taken to be the float32x3 at the start of a vertex
+// (as in every known format), with no normals.
+func modelMesh(sub *subject) (*mesh, error) {
+	ext, err := model.ParseTypeExt(sub.rd.Header.TypeExt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	var total int64
+	for _, sec := range sub.rd.Sections {
+		switch sec.Type {
+		case model.SectionVertexArray, model.SectionIndexArray, model.SectionBoneArray,
+			model.SectionFrameArray, model.SectionAnimationArray, model.SectionStrings:
+			total += int64(sec.USize)
+		}
+	}
+	if err := checkPreviewSize(sub.name+": model sections", total); err != nil {
+		return nil, err
+	}
+	m := &mesh{}
+	size, normals := 0, false
+	if f, ok := knownVertexFormats[ext.VertexFormatHash]; ok {
+		size, normals, m.format = f.size, true, f.desc
+	} else {
+		if size, err = inferVertexSize(sub); err != nil {
+			return nil, err
+		}
+		if size < 12 {
+			return nil, fmt.Errorf("%s: vertex format %#016x of %d-byte vertices has no room for a float32x3 position: %w",
+				sub.name, ext.VertexFormatHash, size, bpx.ErrUnsupported)
+		}
+		m.format = fmt.Sprintf("unknown format %#016x: %d-byte vertices, position float32x3 at offset 0 assumed", ext.VertexFormatHash, size)
+	}
+	md, err := model.Read(sub.rd, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	m.bones = len(md.Bones)
+	n := 0
+	for _, va := range md.VertexArrays {
+		n += va.VertexCount()
+	}
+	m.positions = make([]float32, 0, 3*n)
+	if normals {
+		m.normals = make([]float32, 0, 3*n)
+	}
+	for i, va := range md.VertexArrays {
+		base := len(m.positions) / 3
+		pos, err := va.Attribute(model.PNUPosition, 3)
+		if err != nil {
+			return nil, fmt.Errorf("%s: vertex array %d: %w", sub.name, i, err)
+		}
+		m.positions = pos.Append(m.positions)
+		if normals {
+			nor, err := va.Attribute(model.PNUNormal, 3)
+			if err != nil {
+				return nil, fmt.Errorf("%s: vertex array %d: %w", sub.name, i, err)
+			}
+			m.normals = nor.Append(m.normals)
+		}
+		count := va.VertexCount()
+		if va.Indices == nil {
+			for v := range count - count%3 {
+				m.indices = append(m.indices, uint32(base+v))
+			}
+			continue
+		}
+		idx := va.Indices.Indices
+		for j, v := range idx[:len(idx)-len(idx)%3] {
+			if int64(v) >= int64(count) {
+				return nil, fmt.Errorf("%s: vertex array %d: index %d is %d, past its %d vertices: %w", sub.name, i, j, v, count, bpx.ErrFormat)
+			}
+			m.indices = append(m.indices, uint32(base)+v)
+		}
+	}
+	return m, nil
+}
+
+// inferVertexSize returns the vertex size the VertexArray sections of sub
+// imply: the bytes after the header of the first non-empty one divided by
+// its vertex count (12 when every array is empty). It reads only the
+// section headers.
+func inferVertexSize(sub *subject) (int, error) {
+	for _, sec := range sub.rd.SectionsOfType(model.SectionVertexArray) {
+		if sec.USize < model.VertexArrayHeaderSize {
+			continue // model.Read names the error
+		}
+		rc, err := sec.Open()
+		if err != nil {
+			return 0, fmt.Errorf("%s: section %d: %w", sub.name, sec.Index, err)
+		}
+		var h [model.VertexArrayHeaderSize]byte
+		_, err = io.ReadFull(rc, h[:])
+		rc.Close()
+		if err != nil {
+			return 0, fmt.Errorf("%s: section %d: %w", sub.name, sec.Index, err)
+		}
+		count := int64(binary.LittleEndian.Uint32(h[8:]))
+		body := int64(sec.USize) - model.VertexArrayHeaderSize
+		if count == 0 {
+			continue
+		}
+		if body%count != 0 || body/count > math.MaxInt32 {
+			return 0, fmt.Errorf("%s: section %d: %d bytes of vertices are not %d whole vertices: %w",
+				sub.name, sec.Index, body, count, bpx.ErrFormat)
+		}
+		return int(body / count), nil
+	}
+	return 12, nil
+}
+
+// maxBO3D is the largest BO3D file previewed: decoded (3 bytes per input
+// byte) and turned into a mesh (at most 1 more), it takes at most
+// MaxPreviewBytes.
+const maxBO3D = MaxPreviewBytes / 4
+
+// bo3dMesh decodes the BO3D file of sub: every mesh entity, in file
+// order, at its stored (local) coordinates.
+func bo3dMesh(sub *subject) (*mesh, error) {
+	data, err := sub.readAll(maxBO3D)
+	if err != nil {
+		return nil, err
+	}
+	f, err := bo3d.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	m := &mesh{}
+	colors, n := false, 0
+	for _, e := range f.Entities {
+		if e.Mesh != nil {
+			n += len(e.Mesh.Vertices)
+			colors = colors || len(e.Mesh.Colors) > 0
+		}
+	}
+	m.positions = make([]float32, 0, 3*n)
+	m.normals = make([]float32, 0, 3*n)
+	for ei, e := range f.Entities {
+		if e.Mesh == nil {
+			continue
+		}
+		base := uint32(len(m.positions) / 3)
+		count := len(e.Mesh.Vertices)
+		for _, v := range e.Mesh.Vertices {
+			m.positions = append(m.positions, v.Position[:]...)
+			m.normals = append(m.normals, v.Normal[:]...)
+		}
+		for ti, t := range e.Mesh.Triangles {
+			for _, v := range t {
+				if int(v) >= count {
+					return nil, fmt.Errorf("%s: entity %d: triangle %d uses vertex %d, past its %d vertices: %w", sub.name, ei, ti, v, count, bo3d.ErrFormat)
+				}
+				m.indices = append(m.indices, base+uint32(v))
+			}
+		}
+		m.bones += len(e.Mesh.Bones)
+	}
+	float := fmt.Sprintf("float%d", f.FloatBits)
+	parts := []string{"uv " + float + "x2", "normal " + float + "x3", "position " + float + "x3"}
+	if colors {
+		parts = append(parts, "color uint8x3")
+	}
+	m.format = strings.Join(parts, ", ")
+	return m, nil
+}

@@ -1,0 +1,139 @@
+package explorer
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gobpx/bpx"
+	bpxstrings "github.com/gobpx/bpx/strings"
+	"github.com/gobpx/bpx/table"
+)
+
+// maxTablePage bounds the JSON of the rows of one /api/table page: a page
+// stops early, with fewer rows than its limit, when its rows reach it.
+const maxTablePage = 32 << 20
+
+// tableColumn is a column in /api/table.
+type tableColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Len  int    `json:"len"`
+}
+
+// tablePage is the answer of /api/table.
+type tablePage struct {
+	Name    string              `json:"name"`
+	Columns []tableColumn       `json:"columns"`
+	Total   int                 `json:"total"`
+	Offset  int                 `json:"offset"`
+	Rows    [][]json.RawMessage `json:"rows"`
+}
+
+// handleTable answers /api/table: the columns of a table section and one
+// page of its live rows, each cell as "bpx table --json" writes it.
+func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	section, err := queryInt(q.Get("section"), -1, "section")
+	offset, err2 := queryInt(q.Get("offset"), 0, "offset")
+	limit, err3 := queryInt(q.Get("limit"), DefaultListLimit, "limit")
+	for _, e := range []error{err, err2, err3} {
+		if e != nil {
+			fail(w, e)
+			return
+		}
+	}
+	if limit > MaxListLimit {
+		fail(w, badRequestf("limit %d above %d", limit, MaxListLimit))
+		return
+	}
+	sub, err := s.subject(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	defer sub.Close()
+	if sub.rd == nil {
+		fail(w, fmt.Errorf("%s: %w", sub.name, sub.rdErr))
+		return
+	}
+	release, err := s.acquire(r)
+	if err != nil {
+		return
+	}
+	defer release()
+	tb, err := readTable(sub, section)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	page := tablePage{Name: tb.Name, Columns: make([]tableColumn, len(tb.Columns)), Total: tb.Len(), Offset: offset, Rows: [][]json.RawMessage{}}
+	for i, c := range tb.Columns {
+		page.Columns[i] = tableColumn{c.Name, c.Type.String(), int(c.Len)}
+	}
+	n, size := 0, 0
+	for _, row := range tb.Rows() {
+		if n++; n <= offset {
+			continue
+		}
+		if len(page.Rows) == limit || size > maxTablePage {
+			break
+		}
+		cells := make([]json.RawMessage, len(tb.Columns))
+		for i := range cells {
+			cells[i] = row.AppendCellJSON(nil, i)
+			size += len(cells[i]) + 1
+		}
+		page.Rows = append(page.Rows, cells)
+	}
+	writeJSON(w, page)
+}
+
+// queryInt parses a non-negative query parameter, def when it is empty.
+func queryInt(v string, def int, name string) (int, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, badRequestf("%s wants a number from 0, got %q", name, v)
+	}
+	return n, nil
+}
+
+// readTable decodes table section i of sub (its first table section when
+// i < 0), its names from the container's first strings section.
+func readTable(sub *subject, i int) (*table.Table, error) {
+	var sec *bpx.Section
+	switch {
+	case i >= len(sub.rd.Sections):
+		return nil, notFoundf("%s: no section %d (the file has %d)", sub.name, i, len(sub.rd.Sections))
+	case i >= 0:
+		sec = sub.rd.Sections[i]
+	default:
+		if sec = sub.rd.FindSection(bpx.SectionTypeTable); sec == nil {
+			return nil, notFoundf("%s: no table section (type 0xFD)", sub.name)
+		}
+	}
+	if sec.Type != bpx.SectionTypeTable {
+		return nil, badRequestf("%s: section %d has type 0x%02X, not a table (0xFD)", sub.name, sec.Index, sec.Type)
+	}
+	strs := &bpxstrings.Table{}
+	if ss := sub.rd.FindSection(bpx.SectionTypeStrings); ss != nil {
+		data, err := sectionData(sub.name, ss)
+		if err != nil {
+			return nil, err
+		}
+		strs = bpxstrings.NewTable(data)
+	}
+	data, err := sectionData(sub.name, sec)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := table.Decode(data, strs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: section %d: %w", sub.name, sec.Index, err)
+	}
+	return tb, nil
+}
