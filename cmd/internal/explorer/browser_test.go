@@ -1,0 +1,476 @@
+//go:build !js && !wasip1
+
+// The browser test starts Chromium, which WebAssembly cannot.
+
+package explorer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/types/model"
+	"github.com/gobpx/bpx/types/pack"
+	"github.com/gobpx/bpx/types/texture"
+)
+
+// screenshot names the PNG file TestBrowser writes its screenshot to (the
+// README's docs/serve.png):
+//
+//	go test -run TestBrowser ./cmd/internal/explorer -args -screenshot ../../../docs/serve.png
+var screenshot = flag.String("screenshot", "", "write TestBrowser's screenshot (a texture open) to this PNG `file`")
+
+// chromium is Debian's Chromium, which .ci/run installs when it can.
+const chromium = "/usr/bin/chromium"
+
+// The browser's window, and so the screenshot's size.
+const viewW, viewH = 1200, 750
+
+// browserFlags run Chromium headless, quiet and isolated. WebGL needs no
+// GPU: with --disable-gpu, ANGLE draws with SwiftShader, its software
+// Vulkan, which --use-angle=swiftshader picks and
+// --enable-unsafe-swiftshader allows without a deprecation warning.
+func browserFlags(profile string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(viewW, viewH),
+	)
+}
+
+// The objects of the test package.
+const (
+	texturePath = "textures/stone.bpx"
+	modelPath   = "models/gem.bpx"
+	textPath    = "docs/readme.txt"
+	imagePath   = "images/logo.png"
+	cubePath    = "textures/sky.bpx"
+	blobPath    = "data/blob.bin"
+	invalidName = "../evil.txt"
+	readme      = "Hello from the test package.\n<b>not bold</b>\n"
+)
+
+// testTexture is 64x64 RGBA: opaque colour bands in the top half, fading
+// alpha below.
+func testTexture() *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for y := range 64 {
+		for x := range 64 {
+			a := uint8(255)
+			if y >= 32 {
+				a = uint8(248 - (y-32)*8)
+			}
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x * 4), uint8(y * 4), uint8(255 - x*4), a})
+		}
+	}
+	return img
+}
+
+// octahedron is a model of 6 vertices and 8 triangles.
+func octahedron() *model.Model {
+	var f []float32
+	for _, p := range [][3]float32{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
+		f = append(f, p[0], p[1]*1.5, p[2], p[0], p[1], p[2], 0, 0) // position, normal, uv
+	}
+	ix := &model.IndexArray{Indices: []uint32{0, 2, 4, 4, 2, 1, 1, 2, 5, 5, 2, 0, 4, 3, 0, 1, 3, 4, 5, 3, 1, 0, 3, 5}}
+	return &model.Model{
+		TypeExt: model.TypeExt{VertexFormatHash: sd.Hash("formats/pnu.vf")},
+		VertexArrays: []*model.VertexArray{{
+			MaterialHash: sd.Hash("materials/gem.mat"),
+			VertexSize:   model.PNUSize,
+			Data:         model.Float32Bytes(f...),
+			Indices:      ix,
+		}},
+		IndexArrays: []*model.IndexArray{ix},
+	}
+}
+
+// cubeColors are the faces of the cube map, one colour each.
+var cubeColors = []color.NRGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {0, 255, 255, 255}, {255, 0, 255, 255}}
+
+// browserPackage writes the package the browser explores.
+func browserPackage(t testing.TB) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf, pack.AllowInvalidNames())
+	if err := w.SetMetadata(sd.NewObject().Set("title", sd.String("browser test"))); err != nil {
+		t.Fatal(err)
+	}
+	add := func(name string, write func(f *bytes.Buffer) error) {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write(b.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tex, err := texture.FromImage(testTexture(), texture.FormatRGBA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crc := bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}
+	add(texturePath, func(b *bytes.Buffer) error { return texture.Encode(b, tex, crc) })
+	add(modelPath, func(b *bytes.Buffer) error { return model.Encode(b, octahedron(), crc) })
+	add(textPath, func(b *bytes.Buffer) error { _, err := b.WriteString(readme); return err })
+	add(imagePath, func(b *bytes.Buffer) error {
+		img := image.NewNRGBA(image.Rect(0, 0, 16, 8))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(i * 7)
+		}
+		return png.Encode(b, img)
+	})
+	var faces []image.Image
+	for _, c := range cubeColors {
+		img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+		for i := 0; i < len(img.Pix); i += 4 {
+			copy(img.Pix[i:], []uint8{c.R, c.G, c.B, c.A})
+		}
+		faces = append(faces, img)
+	}
+	cube, err := texture.FromImages(faces, texture.FormatRGBA, texture.FlagCubeMap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(cubePath, func(b *bytes.Buffer) error { return texture.Encode(b, cube, crc) })
+	add(blobPath, func(b *bytes.Buffer) error { _, err := b.Write([]byte{0, 1, 2, 0xfe, 'b', 'p', 'x'}); return err })
+	add(invalidName, func(b *bytes.Buffer) error { _, err := b.WriteString("not a path\n"); return err })
+	add("scripts/main.lua", func(b *bytes.Buffer) error { _, err := b.WriteString("print('hi')\n"); return err })
+	add("textures/readme.md", func(b *bytes.Buffer) error { _, err := b.WriteString("# textures\n"); return err })
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// console collects what the page writes to the console.
+type console struct {
+	mu   sync.Mutex
+	msgs []chromedp.ConsoleMessage
+}
+
+// errors returns the errors and uncaught exceptions.
+func (c *console) errors() []string {
+	return c.filter(func(m chromedp.ConsoleMessage) bool { return m.Type == chromedp.ConsoleError || m.IsException() })
+}
+
+// warnings returns the warnings.
+func (c *console) warnings() []string {
+	return c.filter(func(m chromedp.ConsoleMessage) bool { return m.Type == chromedp.ConsoleWarning })
+}
+
+func (c *console) filter(keep func(chromedp.ConsoleMessage) bool) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, m := range c.msgs {
+		if keep(m) {
+			out = append(out, fmt.Sprintf("%s (%s:%d)", m, m.URL, m.Line+1))
+		}
+	}
+	return out
+}
+
+// TestBrowser loads the page in headless Chromium and opens a texture, a
+// model, the container view, a text file and an image, checking what the
+// browser decoded and drew; the console must stay free of errors.
+func TestBrowser(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
+	}
+	start := time.Now()
+	data := browserPackage(t)
+	srv, err := New([]File{{Name: "game.bpx", R: bytes.NewReader(data), Size: int64(len(data))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv) // on 127.0.0.1
+	defer ts.Close()
+
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserFlags(t.TempDir())...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	// The first run starts the browser, and lives as long as its context.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Skipf("Chromium at %s does not start: %v", chromium, err)
+	}
+	var con console
+	msgs := chromedp.Console(bctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			con.mu.Lock()
+			con.msgs = append(con.msgs, m)
+			con.mu.Unlock()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	defer cancel()
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v\nconsole errors: %q", what, err, con.errors())
+		}
+	}
+	click := func(sel string) { t.Helper(); do("click "+sel, chromedp.Click(chromedp.CSS(sel))) }
+	entry := func(path string) string { return fmt.Sprintf(`#list li[data-path=%q]`, path) }
+
+	do("load the page", chromedp.EmulateViewport(viewW, viewH), chromedp.Navigate(ts.URL+"/"))
+	waitJS(t, ctx, "the file in the header", `document.querySelector('#files').textContent.includes('game.bpx')`, nil)
+
+	// A texture: the PNG decodes to 64x64, with the pixels written.
+	waitJS(t, ctx, "the root listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry("textures")), nil)
+	click(entry("textures"))
+	waitJS(t, ctx, "the textures listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry(texturePath)), nil)
+	click(entry(texturePath))
+	var tex struct {
+		W, H, Opaque int
+		Pixel        []int
+	}
+	waitJS(t, ctx, "the texture decoded", `(() => {
+		const i = document.querySelector('img.tex');
+		if (!i || !i.complete || !i.naturalWidth) return null;
+		const c = document.createElement('canvas');
+		c.width = i.naturalWidth; c.height = i.naturalHeight;
+		const g = c.getContext('2d');
+		g.drawImage(i, 0, 0);
+		const d = g.getImageData(0, 0, c.width, c.height).data;
+		let opaque = 0;
+		for (let k = 3; k < d.length; k += 4) if (d[k] === 255) opaque++;
+		const at = (10 * c.width + 5) * 4;
+		return {W: c.width, H: c.height, Opaque: opaque, Pixel: [...d.slice(at, at + 4)]};
+	})()`, &tex)
+	if want := testTexture().NRGBAAt(5, 10); tex.W != 64 || tex.H != 64 || tex.Opaque != 64*32 ||
+		fmt.Sprint(tex.Pixel) != fmt.Sprint([]int{int(want.R), int(want.G), int(want.B), int(want.A)}) {
+		t.Errorf("texture in the page: %dx%d, %d opaque pixels, pixel (5,10) %v; want 64x64, %d, %v", tex.W, tex.H, tex.Opaque, tex.Pixel, 64*32, want)
+	}
+	// The hash keeps the place: a reload shows the texture again.
+	do("reload", chromedp.Reload())
+	waitJS(t, ctx, "the texture after a reload", `(document.querySelector('img.tex') || {}).naturalWidth === 64 &&
+		document.querySelector('#list li[aria-selected="true"]') !== null`, nil)
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	checkScreenshot(t, shot)
+
+	// A model: the WebGL canvas shows pixels other than the background.
+	click(`#crumbs a`) // root
+	waitJS(t, ctx, "the root listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry("models")), nil)
+	click(entry("models"))
+	waitJS(t, ctx, "the models listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry(modelPath)), nil)
+	click(entry(modelPath))
+	var drawn struct{ W, H, Differ int }
+	waitJS(t, ctx, "the mesh drawn", `(() => {
+		const c = document.querySelector('canvas.mesh');
+		if (!c || !c.dataset.drawn) return null;
+		const gl = c.getContext('webgl2') || c.getContext('webgl');
+		const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+		const px = new Uint8Array(w * h * 4);
+		gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+		let n = 0;
+		for (let k = 0; k < px.length; k += 4) {
+			if (Math.abs(px[k] - px[0]) + Math.abs(px[k+1] - px[1]) + Math.abs(px[k+2] - px[2]) > 30) n++;
+		}
+		return {W: w, H: h, Differ: n};
+	})()`, &drawn)
+	if drawn.W < 100 || drawn.H < 100 || drawn.Differ < drawn.W*drawn.H/50 {
+		t.Errorf("mesh canvas %dx%d: %d pixels differ from the background, want at least 2%%", drawn.W, drawn.H, drawn.Differ)
+	}
+	facts := waitJS(t, ctx, "the mesh facts", `document.querySelector('.meshbox .facts').textContent`, nil)
+	for _, want := range []string{"vertices6", "triangles8"} {
+		if !strings.Contains(string(facts), want) {
+			t.Errorf("mesh facts %s, want %s", facts, want)
+		}
+	}
+
+	// The container view of the model: verify every section.
+	click(`#tab-container`)
+	waitJS(t, ctx, "the section table", `document.querySelectorAll('table.sections tbody tr').length > 0`, nil)
+	click(`button.verify-all`)
+	waitJS(t, ctx, "every section verified", `(() => {
+		const s = [...document.querySelectorAll('table.sections td.status')];
+		return s.length > 0 && s.every((c) => c.classList.contains('ok'));
+	})()`, nil)
+
+	// A text file, shown as text (the markup in it too).
+	do("open the text", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`location.hash = '#dir=docs&sel=%s'`, textPath)))
+	got := waitJS(t, ctx, "the text", `(document.querySelector('pre.text') || {}).textContent || null`, nil)
+	var text string
+	json.Unmarshal(got, &text)
+	if text != readme {
+		t.Errorf("text preview %q, want %q", text, readme)
+	}
+	// An image the browser decodes itself, chosen with the keyboard.
+	do("back to the root", chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
+	waitJS(t, ctx, "the root listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry("images")), nil)
+	do("focus the listing", chromedp.Focus(chromedp.CSS(`#list`)), chromedp.KeyEvent(kb.Home))
+	for range 10 {
+		active, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#list .active').dataset.path`))
+		if active == "images" {
+			break
+		}
+		do("key down", chromedp.KeyEvent(kb.ArrowDown))
+	}
+	do("enter", chromedp.KeyEvent(kb.Enter))
+	waitJS(t, ctx, "the images listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry(imagePath)), nil)
+	click(entry(imagePath))
+	waitJS(t, ctx, "the image", `(document.querySelector('img.tex') || {}).naturalWidth === 16`, nil)
+
+	// A cube map: face -Y (layer 3) shows its colour.
+	do("open the cube map", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=textures&sel=textures%2Fsky.bpx'`))
+	waitJS(t, ctx, "the face selector", `[...document.querySelectorAll('.preview select[aria-label="Layer"] option')].map((o) => o.textContent).join() === 'face +X,face -X,face +Y,face -Y,face +Z,face -Z'`, nil)
+	do("pick face -Y", chromedp.SetValue(chromedp.CSS(`.preview select[aria-label="Layer"]`), "3"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('.preview select[aria-label="Layer"]').dispatchEvent(new Event('change'))`))
+	var face []int
+	waitJS(t, ctx, "face -Y decoded", `(() => {
+		const i = document.querySelector('img.tex');
+		if (!i.complete || !i.naturalWidth || !i.src.endsWith('layer=3')) return null;
+		const c = document.createElement('canvas');
+		c.width = c.height = 8;
+		const g = c.getContext('2d');
+		g.drawImage(i, 0, 0);
+		return [...g.getImageData(4, 4, 1, 1).data];
+	})()`, &face)
+	if c := cubeColors[3]; fmt.Sprint(face) != fmt.Sprint([]int{int(c.R), int(c.G), int(c.B), int(c.A)}) {
+		t.Errorf("cube face -Y in the page %v, want %v", face, c)
+	}
+
+	// Search all below: every file whose path holds "stone".
+	do("search", chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
+	waitJS(t, ctx, "the root listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry("textures")), nil)
+	do("type a filter", chromedp.Click(chromedp.CSS(`#deep`)), chromedp.SendKeys(chromedp.CSS(`#q`), "STONE"))
+	found := waitJS(t, ctx, "the search result", `(() => {
+		const l = [...document.querySelectorAll('#list li')];
+		return l.length === 1 && l[0].dataset.path;
+	})()`, nil)
+	if string(found) != `"`+texturePath+`"` {
+		t.Errorf("deep search for STONE found %s, want %s", found, texturePath)
+	}
+
+	// Bytes of no known kind: the hex view.
+	do("open the blob", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=data&sel=data%2Fblob.bin'`))
+	dump := waitJS(t, ctx, "the hex view", `(document.querySelector('pre.hex') || {}).textContent || null`, nil)
+	if want := `00000000  00 01 02 fe 62 70 78`; !strings.Contains(string(dump), want) {
+		t.Errorf("hex view %s, want %s", dump, want)
+	}
+
+	// A name that is no path: listed apart, downloadable by index.
+	invalid := waitJS(t, ctx, "the invalid names", `(() => {
+		const d = document.querySelector('details.invalid');
+		return d && {text: d.textContent, href: d.querySelector('a').getAttribute('href')};
+	})()`, nil)
+	if !strings.Contains(string(invalid), `\"../evil.txt\"`) || !strings.Contains(string(invalid), `/api/object?file=0&index=`) {
+		t.Errorf("invalid names section: %s", invalid)
+	}
+
+	// The package's container: its metadata section as a JSON tree.
+	click(`#files a`)
+	waitJS(t, ctx, "the package's sections", `document.querySelectorAll('table.sections tbody tr').length > 0`, nil)
+	do("open the metadata", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('table.sections button')].find((b) => b.textContent === 'sd').click()`))
+	meta := waitJS(t, ctx, "the metadata", `(document.querySelector('.section-view .json') || {}).textContent || null`, nil)
+	if !strings.Contains(string(meta), `\"browser test\"`) {
+		t.Errorf("metadata view %s, want the title", meta)
+	}
+	do("typed view", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('.section-view .switch button')].find((b) => b.textContent === 'typed').click()`))
+	waitJS(t, ctx, "the typed metadata", `(() => {
+		const on = document.querySelector('.section-view .switch [aria-pressed="true"]');
+		const j = document.querySelector('.section-view .json');
+		return on && on.textContent === 'typed' && j && j.textContent.includes('"browser test"');
+	})()`, nil)
+
+	for _, w := range con.warnings() {
+		t.Logf("console warning: %s", w)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+	t.Logf("TestBrowser took %v (Chromium included)", time.Since(start).Round(time.Millisecond))
+}
+
+// waitJS evaluates expr until it is truthy and decodes it into v (when not
+// nil). chromedp.Poll cannot be used: it compiles the predicate with new
+// Function, which the page's CSP forbids; an evaluation from DevTools
+// is allowed.
+func waitJS(t *testing.T, ctx context.Context, what, expr string, v any) []byte {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
+		switch s := string(res); {
+		case err == nil && s != "" && s != "null" && s != "false" && s != "0" && s != `""`:
+			if v != nil {
+				if err := json.Unmarshal(res, v); err != nil {
+					t.Fatalf("%s: %s: %v", what, res, err)
+				}
+			}
+			return res
+		case time.Now().After(deadline) || ctx.Err() != nil:
+			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash + '\n' + document.querySelector('main').innerText`))
+			t.Fatalf("waiting for %s: %s, %v\npage: %s", what, res, err, page)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkScreenshot checks that shot is a PNG of the window and writes it
+// to the -screenshot file, when given.
+func checkScreenshot(t *testing.T, shot []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != viewW || b.Dy() != viewH {
+		t.Errorf("screenshot %v, want %dx%d", b, viewW, viewH)
+	}
+	// A page that rendered is not one colour.
+	seen := map[color.RGBA]bool{}
+	for y := 0; y < viewH; y += 7 {
+		for x := 0; x < viewW; x += 7 {
+			seen[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)] = true
+		}
+	}
+	if len(seen) < 10 {
+		t.Errorf("screenshot has %d colours, want a rendered page", len(seen))
+	}
+	if *screenshot != "" {
+		if err := os.WriteFile(*screenshot, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s: %d bytes", *screenshot, len(shot))
+	}
+}
