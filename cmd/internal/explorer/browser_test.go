@@ -72,6 +72,7 @@ const (
 	cubePath    = "textures/sky.bpx"
 	blobPath    = "data/blob.bin"
 	invalidName = "../evil.txt"
+	manyFiles   = 1234 // more than two pages of the listing
 	readme      = "Hello from the test package.\n<b>not bold</b>\n"
 )
 
@@ -164,6 +165,9 @@ func browserPackage(t testing.TB) []byte {
 	add(cubePath, func(b *bytes.Buffer) error { return texture.Encode(b, cube, crc) })
 	add(blobPath, func(b *bytes.Buffer) error { _, err := b.Write([]byte{0, 1, 2, 0xfe, 'b', 'p', 'x'}); return err })
 	add(invalidName, func(b *bytes.Buffer) error { _, err := b.WriteString("not a path\n"); return err })
+	for i := range manyFiles {
+		add(fmt.Sprintf("many/%04d.txt", i), func(b *bytes.Buffer) error { return b.WriteByte('x') })
+	}
 	add("scripts/main.lua", func(b *bytes.Buffer) error { _, err := b.WriteString("print('hi')\n"); return err })
 	add("textures/readme.md", func(b *bytes.Buffer) error { _, err := b.WriteString("# textures\n"); return err })
 	if err := w.Close(); err != nil {
@@ -349,6 +353,18 @@ func TestBrowser(t *testing.T) {
 	waitJS(t, ctx, "the images listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry(imagePath)), nil)
 	click(entry(imagePath))
 	waitJS(t, ctx, "the image", `(document.querySelector('img.tex') || {}).naturalWidth === 16`, nil)
+
+	// A long listing comes a page at a time: scrolling down loads the next.
+	do("open many", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=many'`))
+	const count = `document.querySelectorAll('#list li[role="option"]').length`
+	waitJS(t, ctx, "the first page", count+` === 500`, nil)
+	for _, want := range []int{1000, manyFiles} {
+		do("scroll down", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#scroller'); s.scrollTop = s.scrollHeight; })()`))
+		waitJS(t, ctx, fmt.Sprintf("%d entries", want), fmt.Sprintf(`%s === %d`, count, want), nil)
+	}
+	if last := waitJS(t, ctx, "the last entry", `document.querySelector('#list li:last-child').dataset.path`, nil); string(last) != fmt.Sprintf(`"many/%04d.txt"`, manyFiles-1) {
+		t.Errorf("last entry %s", last)
+	}
 
 	// A cube map: face -Y (layer 3) shows its colour.
 	do("open the cube map", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=textures&sel=textures%2Fsky.bpx'`))

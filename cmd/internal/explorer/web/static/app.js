@@ -125,7 +125,8 @@ async function nextPage() {
     list.append(frag);
     l.offset += r.entries.length;
     l.total = r.total;
-    const what = state.q ? `${r.total} ${state.deep ? 'files below' : 'entries'} matching “${state.q}”` : `${r.total} entries`;
+    const n = `${r.total} ${state.deep ? (r.total === 1 ? 'file' : 'files') : (r.total === 1 ? 'entry' : 'entries')}`;
+    const what = state.q ? `${n} ${state.deep ? 'below' : ''} matching “${state.q}”`.replace('  ', ' ') : n;
     $('count').textContent = l.offset < r.total ? `${what}, ${l.offset} shown` : what;
     $('more').hidden = !(r.entries.length > 0 && l.offset < r.total);
     if (!list.querySelector('[aria-selected="true"]')) markSelected();
@@ -310,8 +311,7 @@ function start() {
   $('tabs').addEventListener('click', (e) => { if (e.target.dataset.tab) go({ tab: e.target.dataset.tab }); });
   $('home').addEventListener('click', (e) => { e.preventDefault(); go({ dir: '', q: '', deep: false, sel: null, file: null, tab: 'preview' }); });
   window.addEventListener('hashchange', apply);
-  loadFiles();
-  apply();
+  loadFiles().finally(apply); // a file=N in the hash needs the files
 }
 
 start();
