@@ -428,6 +428,10 @@ func TestBrowser(t *testing.T) {
 		return on && on.textContent === 'typed' && j && j.textContent.includes('"browser test"');
 	})()`, nil)
 
+	// Back returns to the hex view the container replaced.
+	do("back", chromedp.NavigateBack())
+	waitJS(t, ctx, "the hex view again", `location.hash === '#dir=data&sel=data%2Fblob.bin' && !!document.querySelector('pre.hex')`, nil)
+
 	for _, w := range con.warnings() {
 		t.Logf("console warning: %s", w)
 	}

@@ -4,6 +4,7 @@ import { el, clear, human, getJSON, errorBox, aborted, button, rawURL } from './
 import { preview, header } from './preview.js';
 import { containerView } from './container.js';
 
+const MAX_INLINE_FILES = 4; // more files go in a drop-down list
 const PAGE = 500; // listing entries per request (the server allows more)
 const $ = (id) => document.getElementById(id);
 const KIND_TAG = { dir: 'dir', image: 'img', text: 'txt', blk: 'blk', bo3d: '3d', bpx: 'bpx', file: '' };
@@ -58,19 +59,26 @@ async function loadFiles() {
   try {
     const f = await getJSON('/api/files');
     files = f.files || [];
-    const ul = clear($('files'));
+    const ul = el('ul', { class: 'files' });
+    if (f.layered) ul.append(el('li', { class: 'meta', text: `${files.length} layers, the last on top:` }));
     for (const x of files) {
       const label = el('a', { href: hashOf(fileState(x)), text: x.label || x.name, title: x.name });
       const facts = x.error ? el('span', { class: 'bad', text: x.error }) :
-        el('span', { class: 'meta', text: `${x.typeName || 'type ' + x.type} v${x.version} · ${human(x.size)}` });
+        el('span', { class: 'meta', text: `${x.typeName || 'type ' + JSON.stringify(x.type)} v${x.version} · ${human(x.size)}` });
       ul.append(el('li', { class: x.error ? 'file broken' : 'file' }, label, ' ', facts));
+    }
+    const bad = files.filter((x) => x.error).length;
+    if (files.length <= MAX_INLINE_FILES) clear($('files')).append(ul);
+    else { // many files: a list to open; the tree's top level has them too
+      const sum = `${files.length} ${f.layered ? 'layers' : 'files'}` + (bad ? `, ${bad} with errors` : '');
+      clear($('files')).append(el('details', { class: 'files-menu' },
+        el('summary', {}, sum, bad ? el('span', { class: 'bad', text: ' ⚠' }) : null), ul));
     }
     const banner = $('banner');
     if (f.treeError) {
       banner.textContent = 'The packages cannot be layered: ' + f.treeError;
       banner.hidden = false;
     }
-    if (f.layered) ul.prepend(el('li', { class: 'meta', text: `${files.length} layers, the last on top:` }));
     loadInvalid();
   } catch (err) {
     $('banner').textContent = 'Cannot list the files: ' + err.message;
@@ -146,6 +154,8 @@ function row(e, i) {
     el('span', { class: 'icon', 'aria-hidden': 'true', text: KIND_TAG[e.dir ? 'dir' : e.kind] || '' }),
     el('span', { class: 'name', text: shown + (e.dir ? '/' : ''), title: e.path }),
     el('span', { class: 'size', text: e.dir ? '' : human(e.size) }));
+  const f = !state.dir && !state.deep && files.find((x) => x.error && x.label === e.path);
+  if (f) li.append(el('span', { class: 'bad', text: '⚠', title: f.error, 'aria-label': 'cannot be opened: ' + f.error }));
   if (e.dir) li.dataset.dir = '1';
   else li.append(el('a', { class: 'dl', href: rawURL(e.path, true), title: 'download ' + e.name, 'aria-label': 'download ' + e.name, tabindex: '-1', text: '⤓' }));
   return li;

@@ -19,7 +19,7 @@ export function containerView(query, signal) {
 function render(c, query, signal) {
   const facts = dl([
     ['name', c.name],
-    ['type', `${c.typeName || '?'} (${typeof c.type === 'string' ? JSON.stringify(c.type) : hex(c.type)})`],
+    ['type', `${typeof c.type === 'string' ? JSON.stringify(c.type) : hex(c.type)} ${c.typeName ? `(${c.typeName})` : '(a type this tool does not know)'}`],
     ['version', c.version], ['size', `${c.size} (${human(c.size)})`],
     ['file size', c.fileSize !== c.size ? c.fileSize : null], ['checksum', hex(c.checksum)],
     ['TypeExt', c.typeExt], ['decoded', c.typeExtText],
