@@ -15,6 +15,7 @@ import (
 	"image/png"
 	"net/http/httptest"
 	"os"
+	"path"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +74,7 @@ const (
 	blobPath    = "data/blob.bin"
 	invalidName = "../evil.txt"
 	manyFiles   = 1234 // more than two pages of the listing
+	markupPath  = "docs/<img src=x onerror=alert(1)>.txt"
 	readme      = "Hello from the test package.\n<b>not bold</b>\n"
 )
 
@@ -168,6 +170,7 @@ func browserPackage(t testing.TB) []byte {
 	for i := range manyFiles {
 		add(fmt.Sprintf("many/%04d.txt", i), func(b *bytes.Buffer) error { return b.WriteByte('x') })
 	}
+	add(markupPath, func(b *bytes.Buffer) error { _, err := b.WriteString("a name that is markup\n"); return err })
 	add("scripts/main.lua", func(b *bytes.Buffer) error { _, err := b.WriteString("print('hi')\n"); return err })
 	add("textures/readme.md", func(b *bytes.Buffer) error { _, err := b.WriteString("# textures\n"); return err })
 	if err := w.Close(); err != nil {
@@ -338,6 +341,44 @@ func TestBrowser(t *testing.T) {
 	if text != readme {
 		t.Errorf("text preview %q, want %q", text, readme)
 	}
+	// Names are text, never markup.
+	do("open the markup name", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`location.hash = '#dir=docs&sel=' + encodeURIComponent(%q)`, markupPath)))
+	waitJS(t, ctx, "the markup name as text", fmt.Sprintf(`(() => {
+		const h = document.querySelector('.phead h2');
+		return h && h.textContent === %q && [...document.querySelectorAll('#list .name')].some((n) => n.textContent === %q) &&
+			document.querySelectorAll('main img').length === 0;
+	})()`, markupPath, path.Base(markupPath)), nil)
+
+	// The page's own functions: computed normals, a bad index, a hex line.
+	var units struct {
+		Normal []float64
+		Bad    string
+		Hex    string
+	}
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`(async () => {
+		const mesh = await import('/static/mesh.js'), views = await import('/static/views.js');
+		const build = (last) => {
+			const b = new ArrayBuffer(8 + 24 * 3 + 12), d = new DataView(b);
+			d.setUint32(0, 3, true); d.setUint32(4, 3, true);
+			[0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((v, i) => d.setFloat32(8 + 4 * i, v, true));
+			[0, 1, last].forEach((v, i) => d.setUint32(8 + 72 + 4 * i, v, true));
+			return b;
+		};
+		let bad = '';
+		try { mesh.parseMesh(build(3)); } catch (e) { bad = e.message; }
+		return {Normal: [...mesh.parseMesh(build(2)).nrm], Bad: bad, Hex: views.hexLines(new Uint8Array([0x41, 0, 0xff]), 16)};
+	})()`, chromedp.EvalAwaitPromise))
+	if err == nil {
+		err = json.Unmarshal(res, &units)
+	}
+	if err != nil {
+		t.Fatalf("page functions: %v", err)
+	}
+	if fmt.Sprint(units.Normal) != "[0 0 1 0 0 1 0 0 1]" || !strings.Contains(units.Bad, "beyond 3 vertices") ||
+		units.Hex != "00000010  41 00 ff"+strings.Repeat(" ", 13*3+1)+"  A..\n" {
+		t.Errorf("page functions: normals %v, bad index %q, hex %q", units.Normal, units.Bad, units.Hex)
+	}
+
 	// An image the browser decodes itself, chosen with the keyboard.
 	do("back to the root", chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
 	waitJS(t, ctx, "the root listing", fmt.Sprintf(`!!document.querySelector(%q)`, entry("images")), nil)
