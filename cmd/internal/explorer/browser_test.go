@@ -25,6 +25,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
+	bpxstrings "github.com/gobpx/bpx/strings"
+	"github.com/gobpx/bpx/table"
 	"github.com/gobpx/bpx/types/model"
 	"github.com/gobpx/bpx/types/pack"
 	"github.com/gobpx/bpx/types/texture"
@@ -75,6 +77,8 @@ const (
 	invalidName = "../evil.txt"
 	manyFiles   = 1234 // more than two pages of the listing
 	markupPath  = "docs/<img src=x onerror=alert(1)>.txt"
+	tablePath   = "data/items.bpx"
+	tableRows   = 150 // a page and a half of the table view
 	readme      = "Hello from the test package.\n<b>not bold</b>\n"
 )
 
@@ -170,6 +174,7 @@ func browserPackage(t testing.TB) []byte {
 	for i := range manyFiles {
 		add(fmt.Sprintf("many/%04d.txt", i), func(b *bytes.Buffer) error { return b.WriteByte('x') })
 	}
+	add(tablePath, browserTableFile)
 	add(markupPath, func(b *bytes.Buffer) error { _, err := b.WriteString("a name that is markup\n"); return err })
 	add("scripts/main.lua", func(b *bytes.Buffer) error { _, err := b.WriteString("print('hi')\n"); return err })
 	add("textures/readme.md", func(b *bytes.Buffer) error { _, err := b.WriteString("# textures\n"); return err })
@@ -177,6 +182,37 @@ func browserPackage(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// browserTableFile writes a container with a table section of tableRows rows
+// and its strings section.
+func browserTableFile(b *bytes.Buffer) error {
+	var names bpxstrings.Builder
+	tb, err := table.NewBuilder(&names, "items", []table.Column{
+		{Name: "id", Type: table.Uint32, Len: 1},
+		{Name: "name", Type: table.Varchar, Len: 12},
+	})
+	if err != nil {
+		return err
+	}
+	for i := range tableRows {
+		if _, err := tb.Append(uint32(i), fmt.Sprintf("item %d", i)); err != nil {
+			return err
+		}
+	}
+	w := bpx.NewWriter(b)
+	w.SetType('Z')
+	for _, s := range []struct {
+		typ  uint8
+		data []byte
+	}{{bpx.SectionTypeTable, tb.Bytes()}, {bpx.SectionTypeStrings, names.Bytes()}} {
+		sw, err := w.CreateSection(s.typ, bpx.SectionOptions{})
+		if err != nil {
+			return err
+		}
+		sw.Write(s.data)
+	}
+	return w.Close()
 }
 
 // console collects what the page writes to the console.
@@ -436,6 +472,32 @@ func TestBrowser(t *testing.T) {
 	})()`, nil)
 	if string(found) != `"`+texturePath+`"` {
 		t.Errorf("deep search for STONE found %s, want %s", found, texturePath)
+	}
+
+	// A table section, a page of 100 rows at a time; its strings section.
+	do("open the table file", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=data&sel=data%2Fitems.bpx'`))
+	waitJS(t, ctx, "its sections", `document.querySelectorAll('table.sections tbody tr').length === 2`, nil)
+	showSection := func(view string) {
+		do("show the "+view, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`[...document.querySelectorAll('table.sections button')].find((b) => b.textContent === %q).click()`, view)))
+	}
+	showSection("table")
+	const rows = `(() => {
+		const r = document.querySelectorAll('.section-view tbody tr');
+		return r.length && [r.length, r[0].textContent, document.querySelector('.section-view .meta').textContent];
+	})()`
+	page1 := waitJS(t, ctx, "the first rows", rows, nil)
+	click(`.section-view .pager button:last-child`) // next
+	page2 := waitJS(t, ctx, "the next rows", strings.Replace(rows, "r.length &&", "r.length !== 100 &&", 1), nil)
+	var p1, p2 []any
+	json.Unmarshal(page1, &p1)
+	json.Unmarshal(page2, &p2)
+	if want1, want2 := "[100 00item 0 items: rows 0–100 of 150]", "[50 100100item 100 items: rows 100–150 of 150]"; fmt.Sprint(p1) != want1 || fmt.Sprint(p2) != want2 {
+		t.Errorf("table pages:\n%v\n%v\nwant\n%s\n%s", p1, p2, want1, want2)
+	}
+	showSection("strings")
+	strs := waitJS(t, ctx, "the strings", `(document.querySelector('.section-view ol.strings') || {}).textContent || null`, nil)
+	if !strings.Contains(string(strs), `0x0 \"items\"`) {
+		t.Errorf("strings view %s, want items at 0x0", strs)
 	}
 
 	// Bytes of no known kind: the hex view.
