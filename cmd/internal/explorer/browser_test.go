@@ -78,6 +78,8 @@ const (
 	manyFiles   = 1234 // more than two pages of the listing
 	markupPath  = "docs/<img src=x onerror=alert(1)>.txt"
 	tablePath   = "data/items.bpx"
+	blkPath     = "config/game.blk"
+	browserBLK  = "\"title\":t = \"demo\"\n\"hud\" {\n  \"scale\":i = 2\n}\n"
 	tableRows   = 150 // a page and a half of the table view
 	readme      = "Hello from the test package.\n<b>not bold</b>\n"
 )
@@ -175,6 +177,7 @@ func browserPackage(t testing.TB) []byte {
 		add(fmt.Sprintf("many/%04d.txt", i), func(b *bytes.Buffer) error { return b.WriteByte('x') })
 	}
 	add(tablePath, browserTableFile)
+	add(blkPath, func(b *bytes.Buffer) error { _, err := b.WriteString(browserBLK); return err })
 	add(markupPath, func(b *bytes.Buffer) error { _, err := b.WriteString("a name that is markup\n"); return err })
 	add("scripts/main.lua", func(b *bytes.Buffer) error { _, err := b.WriteString("print('hi')\n"); return err })
 	add("textures/readme.md", func(b *bytes.Buffer) error { _, err := b.WriteString("# textures\n"); return err })
@@ -498,6 +501,18 @@ func TestBrowser(t *testing.T) {
 	strs := waitJS(t, ctx, "the strings", `(document.querySelector('.section-view ol.strings') || {}).textContent || null`, nil)
 	if !strings.Contains(string(strs), `0x0 \"items\"`) {
 		t.Errorf("strings view %s, want items at 0x0", strs)
+	}
+
+	// A BLK file as engine text, then as JSON.
+	do("open the BLK file", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=config&sel=config%2Fgame.blk'`))
+	blkShown := waitJS(t, ctx, "the BLK text", `(document.querySelector('.preview pre.text') || {}).textContent || null`, nil)
+	if !strings.Contains(string(blkShown), `title`) || !strings.Contains(string(blkShown), `scale`) {
+		t.Errorf("BLK text %s, want the title and hud's scale", blkShown)
+	}
+	do("BLK as JSON", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('.preview .switch button')].find((b) => b.textContent === 'JSON').click()`))
+	blkJSON := waitJS(t, ctx, "the BLK JSON", `(document.querySelector('.preview .json') || {}).textContent || null`, nil)
+	if !strings.Contains(string(blkJSON), `demo`) || !strings.Contains(string(blkJSON), `hud`) {
+		t.Errorf("BLK JSON %s, want the title and hud", blkJSON)
 	}
 
 	// Bytes of no known kind: the hex view.

@@ -46,7 +46,7 @@ function go(change, replace) {
 function apply() {
   const prev = state;
   state = parseHash();
-  $('q').value = state.q;
+  if ($('q').value.trim() !== state.q) $('q').value = state.q; // keep what is being typed
   $('deep').checked = state.deep;
   if (!listing || prev.dir !== state.dir || prev.q !== state.q || prev.deep !== state.deep) loadListing();
   else markSelected();
