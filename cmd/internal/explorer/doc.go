@@ -66,11 +66,15 @@
 //	GET /api/texture.png?file=N|path=P&layer=L
 //	                           layer L of a texture as PNG
 //	GET /api/mesh?file=N|path=P
-//	                           a model or BO3D mesh for WebGL, binary
+//	                           a model or BO3D mesh for WebGL, binary and
+//	                           little-endian: u32 vertex count V, u32 index
+//	                           count I, f32 positions[3V], f32 normals[3V]
+//	                           (zero when the mesh has none), u32
+//	                           indices[I] (triangles)
 //	GET /api/sd?file=N|path=P[&section=I][&typed=1]
 //	                           structured data as JSON (a BPXSD object,
 //	                           a package's metadata, or section I)
-//	GET /api/blk?path=P&as=text|json
+//	GET /api/blk?file=N|path=P&as=text|json
 //	                           a BLK file as engine text or JSON
 //	GET /api/table?file=N|path=P&section=I&offset=&limit=
 //	                           one page of the rows of a table section
@@ -81,7 +85,12 @@
 // the server adds these: a listing page holds at most MaxListLimit
 // entries, the hex view reads at most 1 MiB of a section, previews decode
 // at most MaxPreviewBytes of decompressed data (textures, meshes, JSON)
-// and at most two run at once. A malformed file is an error on the page,
+// and at most two run at once. Inputs whose decoders keep more memory
+// than they read are bounded so that the decoder stays within
+// MaxPreviewBytes: a BO3D mesh is read up to MaxPreviewBytes/4 bytes, a
+// binary BLK file up to /40, a BPXSD object up to /128 (4 MiB) and a BLK
+// text up to /320; the listing cache keeps at most 2^21 entries of
+// recently listed directories. A malformed file is an error on the page,
 // never a crash of the server.
 //
 // The page loads nothing from outside the binary: every response carries a
