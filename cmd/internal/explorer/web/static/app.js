@@ -1,6 +1,6 @@
 // The explorer page: files, listing, preview. The URL hash holds the
 // state (dir, filter, selection, tab), so reload and back work.
-import { el, clear, human, getJSON, errorBox, aborted, button, rawURL } from './dom.js';
+import { el, clear, human, num, getJSON, errorBox, aborted, button, rawURL } from './dom.js';
 import { preview, header } from './preview.js';
 import { containerView } from './container.js';
 
@@ -133,9 +133,9 @@ async function nextPage() {
     list.append(frag);
     l.offset += r.entries.length;
     l.total = r.total;
-    const n = `${r.total} ${state.deep ? (r.total === 1 ? 'file' : 'files') : (r.total === 1 ? 'entry' : 'entries')}`;
+    const n = `${num(r.total)} ${state.deep ? (r.total === 1 ? 'file' : 'files') : (r.total === 1 ? 'entry' : 'entries')}`;
     const what = state.q ? `${n} ${state.deep ? 'below' : ''} matching “${state.q}”`.replace('  ', ' ') : n;
-    $('count').textContent = l.offset < r.total ? `${what}, ${l.offset} shown` : what;
+    $('count').textContent = l.offset < r.total ? `${what}, ${num(l.offset)} shown` : what;
     $('more').hidden = !(r.entries.length > 0 && l.offset < r.total);
     if (!list.querySelector('[aria-selected="true"]')) markSelected();
     if (list.children.length && !list.getAttribute('aria-activedescendant')) setActive(0, false);

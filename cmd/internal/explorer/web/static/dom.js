@@ -33,6 +33,9 @@ export function human(n) {
   return (v < 10 ? v.toFixed(1) : Math.round(v)) + ' ' + units[u];
 }
 
+// num is a count with thousands separators: 1,000,000.
+export const num = (n) => Number(n).toLocaleString('en-US');
+
 // hex is n in hexadecimal with 0x.
 export const hex = (n) => n == null ? '' : '0x' + Number(n).toString(16);
 

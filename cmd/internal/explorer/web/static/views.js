@@ -1,5 +1,5 @@
 // Views of data: hex dump, JSON tree, table, text.
-import { el, clear, human, getJSON, getRange, errorBox, aborted, button } from './dom.js';
+import { el, clear, human, num, getJSON, getRange, errorBox, aborted, button } from './dom.js';
 
 export const HEX_PAGE = 4096;
 export const TEXT_MAX = 256 << 10;
@@ -43,7 +43,7 @@ export function hexView(page, signal, size) {
       if (!isNaN(r.total)) total = r.total;
       pre.append(hexLines(r.bytes, off));
       off += r.bytes.length;
-      info.textContent = `bytes 0–${off} of ${total} (${human(total)})`;
+      info.textContent = `bytes 0–${num(off)} of ${num(total)} (${human(total)})`;
       more.hidden = r.bytes.length === 0 || off >= total;
     } catch (err) {
       if (!aborted(err)) box.insertBefore(errorBox(err, 'reading bytes'), pre);
@@ -173,7 +173,7 @@ export function tableView(url, signal) {
         ...row.map((c) => el('td', { text: typeof c === 'object' ? JSON.stringify(c) : String(c) })))));
       head.prepend(el('th', { text: '#' }));
       clear(wrap).append(el('table', {}, el('thead', {}, head), body));
-      info.textContent = `${t.name || 'table'}: rows ${off}–${off + t.rows.length} of ${t.total}`;
+      info.textContent = `${t.name || 'table'}: rows ${num(off)}–${num(off + t.rows.length)} of ${num(t.total)}`;
       prev.disabled = off === 0;
       next.disabled = off + t.rows.length >= t.total;
     } catch (err) {
