@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	cdpinput "github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/gobpx/bpx"
@@ -363,7 +364,23 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
-	// The container view of the model: verify every section.
+	// A drag turns the model: the canvas draws again, differently.
+	var box struct{ X, Y float64 }
+	waitJS(t, ctx, "the canvas", `(() => {
+		const r = document.querySelector('canvas.mesh').getBoundingClientRect();
+		return {X: r.x + r.width / 2, Y: r.y + r.height / 2};
+	})()`, &box)
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('canvas.mesh').toDataURL()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	do("drag the model", chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMousePressed, box.X, box.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseMoved, box.X+80, box.Y+30, chromedp.ButtonLeft),
+		chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseReleased, box.X+80, box.Y+30, chromedp.ButtonLeft))
+	waitJS(t, ctx, "the model turned", fmt.Sprintf(`document.querySelector('canvas.mesh').toDataURL() !== %q`, before), nil)
+
+	// The container view of the model: verify every section, and show
+	// the bytes of one.
 	click(`#tab-container`)
 	waitJS(t, ctx, "the section table", `document.querySelectorAll('table.sections tbody tr').length > 0`, nil)
 	click(`button.verify-all`)
@@ -371,6 +388,15 @@ func TestBrowser(t *testing.T) {
 		const s = [...document.querySelectorAll('table.sections td.status')];
 		return s.length > 0 && s.every((c) => c.classList.contains('ok'));
 	})()`, nil)
+	click(`table.sections tbody tr:last-child button`) // the index array
+	sec := waitJS(t, ctx, "the section's bytes", `(() => {
+		const h = document.querySelector('.section-view pre.hex');
+		return h && h.textContent && [h.textContent.split('\n')[0], document.querySelector('.section-view .meta').textContent];
+	})()`, nil)
+	// 24 indices after their count: 96 bytes after 18 00 00 00.
+	if want := `["00000000  18 00 00 00 00 00 00 00  02 00 00 00 04 00 00 00  ................","bytes 0\u2013100 of 100 (100 B)"]`; string(sec) != want {
+		t.Errorf("index array bytes %s, want %s", sec, want)
+	}
 
 	// A text file, shown as text (the markup in it too).
 	do("open the text", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`location.hash = '#dir=docs&sel=%s'`, textPath)))
