@@ -75,6 +75,8 @@ const (
 	imagePath   = "images/logo.png"
 	cubePath    = "textures/sky.bpx"
 	blobPath    = "data/blob.bin"
+	blobSize    = 5000 // a page of the hex view (4096) and a bit
+	fakePNG     = "images/fake.png"
 	invalidName = "../evil.txt"
 	manyFiles   = 1234 // more than two pages of the listing
 	markupPath  = "docs/<img src=x onerror=alert(1)>.txt"
@@ -172,7 +174,12 @@ func browserPackage(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	add(cubePath, func(b *bytes.Buffer) error { return texture.Encode(b, cube, crc) })
-	add(blobPath, func(b *bytes.Buffer) error { _, err := b.Write([]byte{0, 1, 2, 0xfe, 'b', 'p', 'x'}); return err })
+	add(blobPath, func(b *bytes.Buffer) error {
+		b.Write([]byte{0, 1, 2, 0xfe, 'b', 'p', 'x'})
+		_, err := b.Write(make([]byte, blobSize-7))
+		return err
+	})
+	add(fakePNG, func(b *bytes.Buffer) error { _, err := b.WriteString("no PNG at all\n"); return err })
 	add(invalidName, func(b *bytes.Buffer) error { _, err := b.WriteString("not a path\n"); return err })
 	for i := range manyFiles {
 		add(fmt.Sprintf("many/%04d.txt", i), func(b *bytes.Buffer) error { return b.WriteByte('x') })
@@ -541,11 +548,31 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("BLK JSON %s, want the title and hud", blkJSON)
 	}
 
+	// A file whose name says PNG and whose bytes do not: the error, then
+	// the bytes.
+	do("open the fake PNG", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=images&sel=images%2Ffake.png'`))
+	fake := waitJS(t, ctx, "the error above the hex view", `(() => {
+		const e = document.querySelector('.preview > .error'), h = document.querySelector('.preview pre.hex');
+		return e && h && (e.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING) && e.textContent;
+	})()`, nil)
+	if !strings.Contains(string(fake), "fake.png") {
+		t.Errorf("fake PNG error %s, want one naming the file", fake)
+	}
+
 	// Bytes of no known kind: the hex view.
 	do("open the blob", chromedp.Evaluate[chromedp.Void](`location.hash = '#dir=data&sel=data%2Fblob.bin'`))
-	dump := waitJS(t, ctx, "the hex view", `(document.querySelector('pre.hex') || {}).textContent || null`, nil)
-	if want := `00000000  00 01 02 fe 62 70 78`; !strings.Contains(string(dump), want) {
-		t.Errorf("hex view %s, want %s", dump, want)
+	const hexLines = `(() => {
+		const h = document.querySelector('pre.hex');
+		return h && h.textContent && [h.textContent.split('\n').length - 1, h.textContent.slice(0, 33)];
+	})()`
+	dump := waitJS(t, ctx, "the hex view", hexLines, nil)
+	click(`.hexbox button`) // more
+	dump2 := waitJS(t, ctx, "the hex view's next page", strings.Replace(hexLines, "h.textContent &&", "h.textContent.length > 20000 &&", 1), nil)
+	if want, want2 := `[256,"00000000  00 01 02 fe 62 70 78 00"]`, `[313,"00000000  00 01 02 fe 62 70 78 00"]`; string(dump) != want || string(dump2) != want2 {
+		t.Errorf("hex view: %s then %s lines, want %s then %s", dump, dump2, want, want2)
+	}
+	if hidden := waitJS(t, ctx, "no more", `document.querySelector('.hexbox button').hidden`, nil); string(hidden) != "true" {
+		t.Errorf("more button hidden: %s", hidden)
 	}
 
 	// A name that is no path: listed apart, downloadable by index.
