@@ -254,9 +254,12 @@ func (c *console) filter(keep func(chromedp.ConsoleMessage) bool) []string {
 	return out
 }
 
-// TestBrowser loads the page in headless Chromium and opens a texture, a
-// model, the container view, a text file and an image, checking what the
-// browser decoded and drew; the console must stay free of errors.
+// TestBrowser loads the page in headless Chromium and uses it as a modder
+// would: a texture and a cube map (the decoded pixels), a model (the
+// WebGL pixels, a drag), the container view (verify, section bytes, a
+// table, strings, metadata as JSON), text, BLK, an image, the hex view,
+// a failed preview, paging, search, the keyboard, reload and back. The
+// console must stay free of errors and exceptions.
 func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
