@@ -274,28 +274,7 @@ func TestBrowser(t *testing.T) {
 	ts := httptest.NewServer(srv) // on 127.0.0.1
 	defer ts.Close()
 
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserFlags(t.TempDir())...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	// The first run starts the browser, and lives as long as its context.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("Chromium at %s does not start: %v", chromium, err)
-	}
-	var con console
-	msgs := chromedp.Console(bctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			con.mu.Lock()
-			con.msgs = append(con.msgs, m)
-			con.mu.Unlock()
-		}
-	}()
-	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute) // about 5 s when the machine is idle
-	defer cancel()
+	ctx, con := startBrowser(t)
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -615,6 +594,35 @@ func TestBrowser(t *testing.T) {
 	t.Logf("TestBrowser took %v (Chromium included)", time.Since(start).Round(time.Millisecond))
 }
 
+// startBrowser starts Chromium for the test, which closes it, and returns
+// the context to drive it with (2 minutes at most) and its console.
+func startBrowser(t *testing.T) (context.Context, *console) {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserFlags(t.TempDir())...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	// The first run starts the browser, and lives as long as its context.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("Chromium at %s does not start: %v", chromium, err)
+	}
+	con := &console{}
+	msgs := chromedp.Console(bctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			con.mu.Lock()
+			con.msgs = append(con.msgs, m)
+			con.mu.Unlock()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute) // about 5 s when the machine is idle
+	t.Cleanup(cancel)
+	return ctx, con
+}
+
 // waitJS evaluates expr until it is truthy and decodes it into v (when not
 // nil). chromedp.Poll cannot be used: it compiles the predicate with new
 // Function, which the page's CSP forbids; an evaluation from DevTools
@@ -666,5 +674,58 @@ func checkScreenshot(t *testing.T, shot []byte) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s: %d bytes", *screenshot, len(shot))
+	}
+}
+
+// TestBrowserInvalidScope: with several packages, the page lists the
+// invalid names of all of them at the root, and inside one package only
+// that package's.
+func TestBrowserInvalidScope(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
+	}
+	pkg := func(invalid string) File {
+		var buf bytes.Buffer
+		w := pack.NewWriter(&buf, pack.AllowInvalidNames())
+		for _, name := range []string{"ok.txt", invalid} {
+			f, err := w.Create(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte(name))
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return File{Name: strings.TrimPrefix(invalid, "../") + ".bpx", R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}
+	}
+	srv, err := New([]File{pkg("../a-evil"), pkg("../b-evil")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	ctx, con := startBrowser(t)
+	shown := func(hash string) string {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/"+hash)); err != nil {
+			t.Fatal(err)
+		}
+		var names string
+		waitJS(t, ctx, "the invalid names of "+hash, `(() => {
+			const d = [...document.querySelectorAll('details.invalid')];
+			return d.length ? d.map((x) => x.querySelector('.name').textContent).sort().join(' ') : null;
+		})()`, &names)
+		return names
+	}
+	if got, want := shown("#"), `"../a-evil" "../b-evil"`; got != want {
+		t.Errorf("root: invalid names %s, want %s", got, want)
+	}
+	if got, want := shown("#dir=b-evil.bpx"), `"../b-evil"`; got != want {
+		t.Errorf("inside b-evil.bpx: invalid names %s, want %s", got, want)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }

@@ -15,6 +15,7 @@ let listing = null;    // the current listing: {key, offset, total, gen}
 let listGen = 0;       // bumps on every new listing, to drop stale pages
 let rightAbort = null; // cancels the right pane's requests
 let rightKey = '';
+let invalidTop;        // the top-level directory whose invalid names show
 
 // The hash: dir, q, deep, sel (a path), file (a file id), tab.
 function parseHash() {
@@ -50,6 +51,7 @@ function apply() {
   $('deep').checked = state.deep;
   if (!listing || prev.dir !== state.dir || prev.q !== state.q || prev.deep !== state.deep) loadListing();
   else markSelected();
+  loadInvalid(false);
   showRight();
 }
 
@@ -79,7 +81,7 @@ async function loadFiles() {
       banner.textContent = 'The packages cannot be layered: ' + f.treeError;
       banner.hidden = false;
     }
-    loadInvalid();
+    loadInvalid(true);
   } catch (err) {
     $('banner').textContent = 'Cannot list the files: ' + err.message;
     $('banner').hidden = false;
@@ -219,9 +221,16 @@ function listKeys(e) {
 
 // ---- invalid names ----
 
-function loadInvalid() {
-  const box = clear($('invalid'));
-  for (const f of files) if (f.package && !f.error) invalidOf(f, box);
+// loadInvalid shows the invalid names of the packages under the current
+// top-level directory (of all packages at the root), when that changed.
+function loadInvalid(force) {
+  const top = (state.dir || '').split('/')[0];
+  if (top === invalidTop && !force) return;
+  invalidTop = top;
+  const box = el('div'); // answers still on their way go to the old one
+  clear($('invalid')).append(box);
+  const shown = (f) => top === '' || typeof f.mount !== 'string' || f.mount === '' || f.mount === top;
+  for (const f of files) if (f.package && !f.error && shown(f)) invalidOf(f, box);
 }
 
 async function invalidOf(f, box) {
