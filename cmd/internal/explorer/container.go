@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"encoding/hex"
 	"io"
 	"io/fs"
@@ -98,9 +99,15 @@ func (s *Server) serveVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer t.Close()
-	s.previews <- struct{}{}
-	err = verifySection(sec)
-	<-s.previews
+	release, err := s.acquire(r)
+	if err != nil {
+		return // the request is gone
+	}
+	err = verifySection(r.Context(), sec)
+	release()
+	if r.Context().Err() != nil {
+		return
+	}
 	out := verifyAnswer{Section: sec.Index, OK: err == nil}
 	if err != nil {
 		out.Error = err.Error()
@@ -109,15 +116,29 @@ func (s *Server) serveVerify(w http.ResponseWriter, r *http.Request) {
 }
 
 // verifySection reads section sec to its end, which checks its size and
-// checksum.
-func verifySection(sec *bpx.Section) error {
+// checksum. It stops when ctx is done.
+func verifySection(ctx context.Context, sec *bpx.Section) error {
 	rc, err := sec.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	_, err = io.Copy(io.Discard, rc)
+	_, err = io.Copy(io.Discard, ctxReader{ctx, rc})
 	return err
+}
+
+// ctxReader reads r until ctx is done: a section can decompress to 4 GiB,
+// which a request that is gone must not go on paying for.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // maxSectionRead bounds length= of /api/section.
@@ -147,9 +168,15 @@ func (s *Server) serveSection(w http.ResponseWriter, r *http.Request) {
 	buf := make([]byte, n)
 	var m int
 	if sec.Compressed() {
-		s.previews <- struct{}{}
-		m, err = readCompressed(sec, buf, off)
-		<-s.previews
+		release, aerr := s.acquire(r)
+		if aerr != nil {
+			return // the request is gone
+		}
+		m, err = readCompressed(r.Context(), sec, buf, off)
+		release()
+		if r.Context().Err() != nil {
+			return
+		}
 	} else {
 		m, err = sec.ReadAt(buf, off)
 	}
@@ -170,12 +197,13 @@ func (s *Server) serveSection(w http.ResponseWriter, r *http.Request) {
 // When buf reaches the end of the section, the section is read to its end,
 // which checks its size and checksum: the last page of a corrupted section
 // is an error, not bytes that look right.
-func readCompressed(sec *bpx.Section, buf []byte, off int64) (int, error) {
-	rc, err := sec.Open()
+func readCompressed(ctx context.Context, sec *bpx.Section, buf []byte, off int64) (int, error) {
+	sr, err := sec.Open()
 	if err != nil {
 		return 0, err
 	}
-	defer rc.Close()
+	defer sr.Close()
+	rc := ctxReader{ctx, sr}
 	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
 		return 0, err
 	}

@@ -1,0 +1,80 @@
+package explorer
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// serveGone serves target for a request that is already gone and reports
+// whether the handler returned (within a generous watchdog: the failure
+// this catches is a handler blocked for good) and what it wrote.
+func serveGone(t *testing.T, s *Server, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("GET", target, nil).WithContext(ctx)
+	req.Host = "127.0.0.1"
+	rec := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		s.ServeHTTP(rec, req)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		for range maxPreviews { // let the handler go, then fail
+			<-s.previews
+		}
+		<-done
+		t.Fatalf("%s: a gone request stayed blocked on a preview token", target)
+	}
+	return rec
+}
+
+// TestSectionReadsGoneRequest: /api/verify and /api/section decompress
+// under a preview token; a request that goes away neither waits for a
+// token nor decompresses (a section of a hostile file can decompress to
+// 4 GiB, and the page cancels the requests of a pane it leaves).
+func TestSectionReadsGoneRequest(t *testing.T) {
+	s := newServer(t, []File{file("m.bpx", metaPackage(t))}) // zlib sections
+	sec := ""
+	for _, x := range s.files[0].rd.Sections {
+		if x.Compressed() && x.USize > 16 {
+			sec = "section=" + itoa(x.Index)
+			break
+		}
+	}
+	if sec == "" {
+		t.Fatal("the fixture has no compressed section")
+	}
+	targets := []string{"/api/verify?file=0&" + sec, "/api/section?file=0&" + sec + "&offset=1&length=16"}
+	// Every token taken: the gone request must not wait for one.
+	for range maxPreviews {
+		s.previews <- struct{}{}
+	}
+	for _, u := range targets {
+		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
+			t.Errorf("%s: gone request answered %q", u, rec.Body)
+		}
+	}
+	for range maxPreviews {
+		<-s.previews
+	}
+	// Tokens free: the gone request must not decompress either.
+	for _, u := range targets {
+		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
+			t.Errorf("%s: gone request decompressed and answered %q", u, rec.Body)
+		}
+	}
+	if len(s.previews) != 0 {
+		t.Errorf("%d tokens still taken", len(s.previews))
+	}
+	for _, u := range targets {
+		if rec := get(t, s, u); rec.Code != 200 {
+			t.Errorf("%s: status %d: %s", u, rec.Code, rec.Body)
+		}
+	}
+}
