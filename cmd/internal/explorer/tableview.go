@@ -119,8 +119,15 @@ func readTable(sub *subject, i int) (*table.Table, error) {
 	if sec.Type != bpx.SectionTypeTable {
 		return nil, badRequestf("%s: section %d has type 0x%02X, not a table (0xFD)", sub.name, sec.Index, sec.Type)
 	}
+	ss := sub.rd.FindSection(bpx.SectionTypeStrings)
+	if ss != nil {
+		// Both sections are decoded: one preview's share is for both.
+		if err := checkPreviewSize(fmt.Sprintf("%s: sections %d and %d", sub.name, sec.Index, ss.Index), int64(sec.USize)+int64(ss.USize)); err != nil {
+			return nil, err
+		}
+	}
 	strs := &bpxstrings.Table{}
-	if ss := sub.rd.FindSection(bpx.SectionTypeStrings); ss != nil {
+	if ss != nil {
 		data, err := sectionData(sub.name, ss)
 		if err != nil {
 			return nil, err
