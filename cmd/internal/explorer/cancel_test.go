@@ -1,10 +1,14 @@
 package explorer
 
 import (
+	"bytes"
 	"context"
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // serveGone serves target for a request that is already gone and reports
@@ -76,5 +80,42 @@ func TestSectionReadsGoneRequest(t *testing.T) {
 		if rec := get(t, s, u); rec.Code != 200 {
 			t.Errorf("%s: status %d: %s", u, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestContainerNestedPackage: /api/container opens a package inside the
+// tree for its object count, which decodes its object table and names:
+// under a preview token, and only within MaxPreviewBytes.
+func TestContainerNestedPackage(t *testing.T) {
+	inner := packBytes(t, map[string]string{"a.txt": "a", "b/c.txt": "c"}, nil)
+	outer := func(inner []byte) *Server {
+		return newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"in.bpx": string(inner)}, nil))})
+	}
+	s := outer(inner)
+	for range maxPreviews {
+		s.previews <- struct{}{}
+	}
+	if rec := serveGone(t, s, "/api/container?path=in.bpx"); rec.Body.Len() != 0 {
+		t.Errorf("gone request opened the package and answered %q", rec.Body)
+	}
+	for range maxPreviews {
+		<-s.previews
+	}
+	var c containerAnswer
+	getJSON(t, s, "/api/container?path=in.bpx", 200, &c)
+	if c.Objects == nil || *c.Objects != 2 {
+		t.Errorf("objects %v, want 2", c.Objects)
+	}
+	// Names that would decode beyond the limit: the header, no objects.
+	rd, err := bpx.NewReader(bytes.NewReader(inner), int64(len(inner)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := rd.FindSection(pack.SectionStrings)
+	s = outer(claimUSize(t, inner, map[int]uint32{str.Index: MaxPreviewBytes + 1}))
+	c = containerAnswer{}
+	getJSON(t, s, "/api/container?path=in.bpx", 200, &c)
+	if c.Objects != nil || len(c.Sections) != len(rd.Sections) {
+		t.Errorf("objects %v, %d sections", c.Objects, len(c.Sections))
 	}
 }

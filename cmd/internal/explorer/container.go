@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/describe"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // containerAnswer is the answer of /api/container; its field names are
@@ -69,7 +70,14 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	p := t.pkg
-	if p == nil {
+	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenSize(t.rd) <= MaxPreviewBytes {
+		// Opening a package inside the tree decodes its object table and
+		// names (4 GiB each at most): a preview's share, under a token.
+		release, err := s.acquire(r)
+		if err != nil {
+			return // the request is gone
+		}
+		defer release()
 		if p = describe.OpenPackage(t.rd); p != nil {
 			defer p.Close()
 		}
@@ -82,6 +90,19 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, out)
+}
+
+// packageOpenSize is how many decompressed bytes opening the package rd
+// reads: its object table and strings, or for the older revisions, whose
+// objects are found in their data, every section.
+func packageOpenSize(rd *bpx.Reader) int64 {
+	var n int64
+	for _, sec := range rd.Sections {
+		if rd.Header.Version < 2 || sec.Type == pack.SectionObjectTable || sec.Type == pack.SectionStrings {
+			n += int64(sec.USize)
+		}
+	}
+	return n
 }
 
 // verifyAnswer is the answer of /api/verify.
