@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -79,7 +80,7 @@ func (f *serveFlags) run(e *env, pos []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	url := "http://" + ln.Addr().String() + "/"
+	url := "http://" + browsable(ln.Addr()) + "/"
 	fmt.Fprintf(e.Stdout, "serving %s\n", url)
 	if f.open {
 		if err := openBrowser(url); err != nil {
@@ -120,4 +121,14 @@ func openBrowser(url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// browsable is the address a browser on this machine reaches addr at:
+// addr itself, or 127.0.0.1 with its port when it listens on every
+// address (--addr :8080 or 0.0.0.0:8080).
+func browsable(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port))
+	}
+	return addr.String()
 }

@@ -93,6 +93,19 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeAnyAddress: listening on every address, serve prints a URL a
+// local browser can open, and the page answers there.
+func TestServeAnyAddress(t *testing.T) {
+	pkg := packTree(t, t.TempDir(), roundTripFiles)
+	url := startServe(t, "--addr", ":0", pkg)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("url %q: want 127.0.0.1 for a browser on this machine", url)
+	}
+	if code, _, body := get(t, url+"raw/readme.txt"); code != http.StatusOK || body != roundTripFiles["readme.txt"] {
+		t.Errorf("GET /raw/readme.txt: %d %q", code, body)
+	}
+}
+
 // TestServeLayersAndURLs: -L stacks a mod over the base, and both may be
 // URLs.
 func TestServeLayersAndURLs(t *testing.T) {

@@ -26,7 +26,7 @@ func (s *Server) assetRoutes() {
 	})
 	s.mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/") { // no directory listings
-			http.NotFound(w, r)
+			writeError(w, http.StatusNotFound, badRequestf("no such page: %s", r.URL.Path))
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")

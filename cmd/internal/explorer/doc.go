@@ -62,7 +62,7 @@
 //	                           (L at most 1 MiB), for the hex view
 //	GET /api/preview?path=P    how the page previews P: its kind
 //	                           (texture, model, bo3d, image, text, sd, blk,
-//	                           table, container, hex) and what it needs
+//	                           container, hex) and what it needs
 //	GET /api/texture.png?file=N|path=P&layer=L
 //	                           layer L of a texture as PNG
 //	GET /api/mesh?file=N|path=P
@@ -83,7 +83,10 @@
 //
 // The files are hostile input. Every decoder below has its own limits;
 // the server adds these: a listing page holds at most MaxListLimit
-// entries, the hex view reads at most 1 MiB of a section, previews decode
+// entries, the hex view answers at most 1 MiB of a section a request
+// (decompressing the section up to the offset asked, so a page deep in a
+// large compressed section costs more; a request that goes away stops
+// it), and, like /api/verify, takes a preview's turn; previews decode
 // at most MaxPreviewBytes of decompressed data (textures, meshes, JSON)
 // and at most two run at once. Inputs whose decoders keep more memory
 // than they read are bounded so that the decoder stays within
