@@ -38,11 +38,11 @@ serve() {
 	"$bpx" serve "$1" >"$work/serve.out" 2>&1 &
 	pid=$!
 	url=
-	i=0
-	while [ -z "$url" ] && [ $i -lt 100 ]; do
+	tries=0 # not i: sh functions share the caller's variables
+	while [ -z "$url" ] && [ $tries -lt 100 ]; do
 		sleep 0.05
 		url=$(sed -n 's/^serving //p' "$work/serve.out")
-		i=$((i + 1))
+		tries=$((tries + 1))
 	done
 	[ -n "$url" ] || { echo "serve-vs-ls: bpx serve printed no URL:"; cat "$work/serve.out"; exit 1; }
 }
