@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/formats/blk"
 )
 
 // sniffSize is how much of a file decides whether it is text or an image.
@@ -61,6 +62,8 @@ func (s *Server) detect(r *http.Request, sub *subject) (string, map[string]any, 
 		case bpx.TypeModel:
 			f, err := s.meshFields(r, sub)
 			return "model", f, err
+		case blk.BPXType:
+			return "blk", blkFields(sub), s.checkBLK(r, sub)
 		}
 		return "container", nil, nil
 	}
@@ -74,8 +77,7 @@ func (s *Server) detect(r *http.Request, sub *subject) (string, map[string]any, 
 	ext := strings.ToLower(path.Ext(sub.name))
 	switch {
 	case ext == ".blk" || isBinaryBLK(head):
-		err := s.checkBLK(r, sub)
-		return "blk", map[string]any{"text": "/api/blk?" + sub.query + "&as=text", "json": "/api/blk?" + sub.query + "&as=json"}, err
+		return "blk", blkFields(sub), s.checkBLK(r, sub)
 	case ext == ".bo3d" || bytes.HasPrefix(head, bo3dMagic):
 		f, err := s.meshFields(r, sub)
 		return "bo3d", f, err
@@ -147,3 +149,8 @@ func (s *Server) checkSD(r *http.Request, sub *subject) error {
 
 // bo3dMagic are the first bytes of a BO3D file.
 var bo3dMagic = []byte("BO3D")
+
+// blkFields are the preview fields of a BLK file: its text and JSON views.
+func blkFields(sub *subject) map[string]any {
+	return map[string]any{"text": "/api/blk?" + sub.query + "&as=text", "json": "/api/blk?" + sub.query + "&as=json"}
+}

@@ -101,6 +101,7 @@ func gameObjects(t testing.TB) map[string][]byte {
 		"data/badtable.bpx":  badTable(t),
 		"config/main.blk":    blkFile(t),
 		"config/text.blk":    []byte(blkText),
+		"config/data.bpx":    blkBPX(t),
 		"config/junk.blk":    {0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
 		"images/a.png":       pngBytes(t, testImage(2, 2, 0, true)),
 		"images/fake.png":    []byte("just text"),
@@ -137,6 +138,8 @@ func TestPreviewKinds(t *testing.T) {
 		{"data/units.bpx", map[string]any{"kind": "container", "error": "", "container": "/api/container?path=data%2Funits.bpx"}},
 		{"config/main.blk", map[string]any{"kind": "blk", "text": "/api/blk?path=config%2Fmain.blk&as=text", "json": "/api/blk?path=config%2Fmain.blk&as=json"}},
 		{"config/text.blk", map[string]any{"kind": "blk", "error": ""}},
+		{"config/data.bpx", map[string]any{"kind": "blk", "error": "", "text": "/api/blk?path=config%2Fdata.bpx&as=text",
+			"container": "/api/container?path=config%2Fdata.bpx"}},
 		{"images/a.png", map[string]any{"kind": "image", "contentType": "image/png", "url": "/raw/images/a.png"}},
 		{"docs/readme.txt", map[string]any{"kind": "text", "url": "/raw/docs/readme.txt", "size": 7.0, "name": "docs/readme.txt"}},
 		{"bin/blob.dat", map[string]any{"kind": "hex", "error": "", "url": "/raw/bin/blob.dat"}},
@@ -404,7 +407,7 @@ func TestBLK(t *testing.T) {
 	if err := blk.WriteJSON(&js, tree); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"config/main.blk", "config/text.blk"} {
+	for _, p := range []string{"config/main.blk", "config/text.blk", "config/data.bpx"} {
 		rec := get(t, s, "/api/blk?path="+p+"&as=text")
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/plain; charset=utf-8" || rec.Body.String() != text.String() {
 			t.Errorf("%s as text: %d %q, want %q", p, rec.Code, rec.Body, text.String())
@@ -524,4 +527,18 @@ func TestPreviewTokens(t *testing.T) {
 	if len(s.previews) != 0 {
 		t.Errorf("%d tokens still taken", len(s.previews))
 	}
+}
+
+// blkBPX is the BLK tree of blkText as a BPX container of type 'D'.
+func blkBPX(t testing.TB) []byte {
+	t.Helper()
+	tree, err := blk.ParseText([]byte(blkText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := blk.WriteBPX(&b, tree); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
