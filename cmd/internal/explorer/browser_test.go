@@ -13,9 +13,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -674,6 +676,60 @@ func checkScreenshot(t *testing.T, shot []byte) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s: %d bytes", *screenshot, len(shot))
+	}
+}
+
+// TestBrowserLayers: a stack (bpx serve -L) shows its layers in the
+// header and the mod's file over the base's.
+func TestBrowserLayers(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
+	}
+	pkg := func(name string, files map[string]string) File {
+		var buf bytes.Buffer
+		w := pack.NewWriter(&buf)
+		for _, n := range slices.Sorted(maps.Keys(files)) {
+			f, err := w.Create(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte(files[n]))
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return File{Name: name, R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}
+	}
+	base := pkg("base.bpx", map[string]string{"a.txt": "from the base\n", "b.txt": "only in the base\n"})
+	mod := pkg("mod.bpx", map[string]string{"a.txt": "from the mod\n"})
+	srv, err := New([]File{base, mod}, WithLayers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	ctx, con := startBrowser(t)
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/#sel=a.txt")); err != nil {
+		t.Fatal(err)
+	}
+	var header, text string
+	waitJS(t, ctx, "the layers", `(() => { const h = document.querySelector('#files').textContent;
+		return h.includes('mod.bpx') && h.includes('layers') ? h : null; })()`, &header)
+	if !strings.Contains(header, "base.bpx") {
+		t.Errorf("header %q: want both layers", header)
+	}
+	waitJS(t, ctx, "the mod's a.txt", `(document.querySelector('pre.text') || {}).textContent || null`, &text)
+	if text != "from the mod\n" {
+		t.Errorf("a.txt shows %q, want the mod's", text)
+	}
+	var names string
+	waitJS(t, ctx, "the listing", `[...document.querySelectorAll('#list li')].map((li) => li.dataset.path).join(' ') || null`, &names)
+	if names != "a.txt b.txt" {
+		t.Errorf("listing %q, want a.txt b.txt", names)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }
 
