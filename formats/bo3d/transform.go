@@ -71,3 +71,30 @@ func globalTransforms(f *File) []affine {
 	}
 	return g
 }
+
+// SceneTransforms returns, for every entity of f, the transform from its
+// local coordinates (those of its mesh's vertices) to the scene's: the
+// product of its ancestors' and its own translate · rotate · scale, as a
+// 3×4 row-major matrix whose last column is the translation. A parent
+// index that does not name an earlier entity (Decode refuses those) counts
+// as entity 0, as bOGL's loader reparents it; the first entity is the root.
+func (f *File) SceneTransforms() [][3][4]float64 {
+	g := make([]affine, len(f.Entities))
+	out := make([][3][4]float64, len(f.Entities))
+	for i := range f.Entities {
+		e := &f.Entities[i]
+		l := localAffine(e.Position, e.Scale, e.Rotation)
+		switch p := int(e.Parent); {
+		case i == 0:
+			g[i] = l
+		case p >= 0 && p < i:
+			g[i] = g[p].mul(l)
+		default:
+			g[i] = g[0].mul(l)
+		}
+		for r := range 3 {
+			out[i][r] = [4]float64{g[i].m[r][0], g[i].m[r][1], g[i].m[r][2], g[i].t[r]}
+		}
+	}
+	return out
+}
