@@ -257,7 +257,8 @@ func inferVertexSize(sub *subject) (int, error) {
 const maxBO3D = MaxPreviewBytes / 4
 
 // bo3dMesh decodes the BO3D file of sub: every mesh entity, in file
-// order, at its stored (local) coordinates.
+// order, placed in the scene by its entity's transform (the normals
+// turned with it).
 func bo3dMesh(sub *subject) (*mesh, error) {
 	data, err := sub.readAll(maxBO3D)
 	if err != nil {
@@ -277,15 +278,19 @@ func bo3dMesh(sub *subject) (*mesh, error) {
 	}
 	m.positions = make([]float32, 0, 3*n)
 	m.normals = make([]float32, 0, 3*n)
+	scene := f.SceneTransforms()
 	for ei, e := range f.Entities {
 		if e.Mesh == nil {
 			continue
 		}
 		base := uint32(len(m.positions) / 3)
 		count := len(e.Mesh.Vertices)
+		tr := scene[ei]
+		nm := normalMatrix(tr)
 		for _, v := range e.Mesh.Vertices {
-			m.positions = append(m.positions, v.Position[:]...)
-			m.normals = append(m.normals, v.Normal[:]...)
+			p, n := transformPoint(tr, v.Position), transformNormal(nm, v.Normal)
+			m.positions = append(m.positions, p[0], p[1], p[2])
+			m.normals = append(m.normals, n[0], n[1], n[2])
 		}
 		for ti, t := range e.Mesh.Triangles {
 			for _, v := range t {
@@ -304,4 +309,49 @@ func bo3dMesh(sub *subject) (*mesh, error) {
 	}
 	m.format = strings.Join(parts, ", ")
 	return m, nil
+}
+
+// transformPoint returns p moved by the 3×4 transform tr.
+func transformPoint(tr [3][4]float64, p [3]float32) [3]float32 {
+	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
+	var out [3]float32
+	for r := range 3 {
+		out[r] = float32(tr[r][0]*x + tr[r][1]*y + tr[r][2]*z + tr[r][3])
+	}
+	return out
+}
+
+// normalMatrix returns the matrix that turns normals along with the
+// linear part M of tr: M's cofactor matrix, det(M)·M⁻ᵀ, which stays
+// defined when M is singular, negated when det(M) < 0 so that normals
+// keep their side.
+func normalMatrix(tr [3][4]float64) [3][3]float64 {
+	row := func(i int) [3]float64 { return [3]float64{tr[i][0], tr[i][1], tr[i][2]} }
+	cross := func(a, b [3]float64) [3]float64 {
+		return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	}
+	r0, r1, r2 := row(0), row(1), row(2)
+	c := [3][3]float64{cross(r1, r2), cross(r2, r0), cross(r0, r1)}
+	if r0[0]*c[0][0]+r0[1]*c[0][1]+r0[2]*c[0][2] < 0 { // det(M) = r0 · (r1 × r2)
+		for i := range c {
+			for j := range c[i] {
+				c[i][j] = -c[i][j]
+			}
+		}
+	}
+	return c
+}
+
+// transformNormal returns n turned by the normal matrix nm, of unit
+// length; a zero result (or a zero n) stays zero, for the page to compute.
+func transformNormal(nm [3][3]float64, n [3]float32) [3]float32 {
+	var v [3]float64
+	for r := range 3 {
+		v[r] = nm[r][0]*float64(n[0]) + nm[r][1]*float64(n[1]) + nm[r][2]*float64(n[2])
+	}
+	l := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
+	if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+		return [3]float32{}
+	}
+	return [3]float32{float32(v[0] / l), float32(v[1] / l), float32(v[2] / l)}
 }

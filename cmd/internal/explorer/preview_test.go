@@ -542,3 +542,41 @@ func blkBPX(t testing.TB) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestMeshSceneTransform: a BO3D mesh is shown where its entity stands
+// in the scene (the parents' and its own transform), its normals turned
+// with it.
+func TestMeshSceneTransform(t *testing.T) {
+	s2 := float32(math.Sqrt2 / 2)
+	f := &bo3d.File{Version: bo3d.Version, FloatBits: 32, Entities: []bo3d.Entity{
+		{Parent: -1, Name: "root", Position: [3]float32{1, 0, 0}, Scale: [3]float32{2, 2, 2}, Rotation: [4]float32{1, 0, 0, 0}},
+		{Parent: 0, Name: "turned", Position: [3]float32{0, 1, 0}, Scale: [3]float32{1, 1, 1}, Rotation: [4]float32{s2, 0, 0, s2}, Mesh: &bo3d.Mesh{
+			Vertices: []bo3d.Vertex{
+				{Position: [3]float32{0, 0, 0}, Normal: [3]float32{0, 0, 1}},
+				{Position: [3]float32{1, 0, 0}, Normal: [3]float32{1, 0, 0}},
+				{Position: [3]float32{0, 1, 0}, Normal: [3]float32{0, 1, 0}},
+			},
+			Triangles: []bo3d.Triangle{{0, 1, 2}},
+			Alpha:     1,
+		}},
+	}}
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPreviewServer(t, "turned.bo3d", b)
+	rec := get(t, s, "/api/mesh?file=0")
+	if rec.Code != 200 {
+		t.Fatalf("%d: %s", rec.Code, rec.Body)
+	}
+	pos, nor, _ := parseMesh(t, rec.Body.Bytes())
+	// The root scales by 2 and moves by (1,0,0); the child turns 90°
+	// about z and moves by (0,1,0) in the root's space.
+	wantPos := []float32{1, 2, 0, 1, 4, 0, -1, 2, 0}
+	wantNor := []float32{0, 0, 1, 0, 1, 0, -1, 0, 0}
+	for i := range wantPos {
+		if math.Abs(float64(pos[i]-wantPos[i])) > 1e-5 || math.Abs(float64(nor[i]-wantNor[i])) > 1e-5 {
+			t.Fatalf("positions %v normals %v, want %v %v", pos, nor, wantPos, wantNor)
+		}
+	}
+}
