@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/formats/bo3d"
 	"github.com/gobpx/bpx/sd"
 	bpxstrings "github.com/gobpx/bpx/strings"
 	"github.com/gobpx/bpx/table"
@@ -780,6 +781,83 @@ func TestBrowserInvalidScope(t *testing.T) {
 	}
 	if got, want := shown("#dir=b-evil.bpx"), `"../b-evil"`; got != want {
 		t.Errorf("inside b-evil.bpx: invalid names %s, want %s", got, want)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserWindingLit: a mesh wound clockwise (as Direct3D assets are)
+// is lit by its normals as brightly as the same mesh wound the other way.
+func TestBrowserWindingLit(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
+	}
+	// A square facing +z, its normals too, in two triangles.
+	square := func(indices ...uint32) *model.Model {
+		var f []float32
+		for _, p := range [][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			f = append(f, p[0], p[1], 0, 0, 0, 1, 0, 0) // position, normal, uv
+		}
+		ix := &model.IndexArray{Indices: indices}
+		return &model.Model{
+			TypeExt:      model.TypeExt{VertexFormatHash: bo3d.VertexFormatPNUHash}, // normals read, not computed
+			VertexArrays: []*model.VertexArray{{VertexSize: model.PNUSize, Data: model.Float32Bytes(f...), Indices: ix}},
+			IndexArrays:  []*model.IndexArray{ix},
+		}
+	}
+	ccw, cw := square(0, 1, 2, 0, 2, 3), square(0, 2, 1, 0, 3, 2)
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf)
+	for name, m := range map[string]*model.Model{"ccw.bpx": ccw, "cw.bpx": cw} {
+		var b bytes.Buffer
+		if err := model.Encode(&b, m, bpx.SectionOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(b.Bytes())
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New([]File{{Name: "winding.bpx", R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	ctx, con := startBrowser(t)
+	meanRed := func(name string) int {
+		t.Helper()
+		// A query of its own makes each a new page, not a hash change
+		// that the old canvas could answer.
+		if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/?"+name+"#sel="+name)); err != nil {
+			t.Fatal(err)
+		}
+		var red int
+		waitJS(t, ctx, "the mesh "+name, fmt.Sprintf(`(() => {
+			if (!location.search.includes(%q)) return null;
+			const c = document.querySelector('canvas.mesh');
+			if (!c || !c.dataset.drawn) return null;
+			const gl = c.getContext('webgl2') || c.getContext('webgl');
+			const px = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+			gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, px);
+			let sum = 0, n = 0; // the mean red of the pixels drawn
+			for (let k = 0; k < px.length; k += 4) {
+				if (Math.abs(px[k] - px[0]) + Math.abs(px[k+1] - px[1]) + Math.abs(px[k+2] - px[2]) > 30) { sum += px[k]; n++; }
+			}
+			return n ? Math.round(sum / n) : null;
+		})()`, name), &red)
+		return red
+	}
+	a, b := meanRed("ccw.bpx"), meanRed("cw.bpx")
+	// Unlit (the ambient term alone) is 51; this light on this square 93.
+	if a < 80 || b < 80 || a-b > 5 || b-a > 5 {
+		t.Errorf("mean red: %d wound counter-clockwise, %d clockwise; want both lit alike (over 80)", a, b)
 	}
 	if errs := con.errors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)

@@ -84,7 +84,7 @@ void main() { gl_Position = mvp * vec4(p, 1.0); vn = (rot * vec4(n, 0.0)).xyz; }
 const FS = `precision mediump float; varying vec3 vn;
 void main() {
   vec3 N = length(vn) > 0.0 ? normalize(vn) : vec3(0.0, 0.0, 1.0);
-  if (!gl_FrontFacing) N = -N;
+  if (N.z < 0.0) N = -N; // light the side facing the viewer: the winding is no guide (D3D assets wind clockwise)
   float d = max(dot(N, normalize(vec3(0.4, 0.6, 1.0))), 0.0);
   gl_FragColor = vec4(vec3(0.80, 0.72, 0.55) * (0.25 + 0.75 * d), 1.0);
 }`;
