@@ -683,9 +683,7 @@ func checkScreenshot(t *testing.T, shot []byte) {
 // TestBrowserLayers: a stack (bpx serve -L) shows its layers in the
 // header and the mod's file over the base's.
 func TestBrowserLayers(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
-	}
+	needChromium(t)
 	pkg := func(name string, files map[string]string) File {
 		var buf bytes.Buffer
 		w := pack.NewWriter(&buf)
@@ -703,15 +701,9 @@ func TestBrowserLayers(t *testing.T) {
 	}
 	base := pkg("base.bpx", map[string]string{"a.txt": "from the base\n", "b.txt": "only in the base\n"})
 	mod := pkg("mod.bpx", map[string]string{"a.txt": "from the mod\n"})
-	srv, err := New([]File{base, mod}, WithLayers())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	url := serveForBrowser(t, []File{base, mod}, WithLayers())
 	ctx, con := startBrowser(t)
-	if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/#sel=a.txt")); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/#sel=a.txt")); err != nil {
 		t.Fatal(err)
 	}
 	var header, text string
@@ -738,9 +730,7 @@ func TestBrowserLayers(t *testing.T) {
 // invalid names of all of them at the root, and inside one package only
 // that package's.
 func TestBrowserInvalidScope(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
-	}
+	needChromium(t)
 	pkg := func(invalid string) File {
 		var buf bytes.Buffer
 		w := pack.NewWriter(&buf, pack.AllowInvalidNames())
@@ -756,17 +746,11 @@ func TestBrowserInvalidScope(t *testing.T) {
 		}
 		return File{Name: strings.TrimPrefix(invalid, "../") + ".bpx", R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}
 	}
-	srv, err := New([]File{pkg("../a-evil"), pkg("../b-evil")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	url := serveForBrowser(t, []File{pkg("../a-evil"), pkg("../b-evil")})
 	ctx, con := startBrowser(t)
 	shown := func(hash string) string {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/"+hash)); err != nil {
+		if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/"+hash)); err != nil {
 			t.Fatal(err)
 		}
 		var names string
@@ -790,9 +774,7 @@ func TestBrowserInvalidScope(t *testing.T) {
 // TestBrowserWindingLit: a mesh wound clockwise (as Direct3D assets are)
 // is lit by its normals as brightly as the same mesh wound the other way.
 func TestBrowserWindingLit(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
-	}
+	needChromium(t)
 	// A square facing +z, its normals too, in two triangles.
 	square := func(indices ...uint32) *model.Model {
 		var f []float32
@@ -823,19 +805,13 @@ func TestBrowserWindingLit(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New([]File{{Name: "winding.bpx", R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	url := serveForBrowser(t, []File{{Name: "winding.bpx", R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}})
 	ctx, con := startBrowser(t)
 	meanRed := func(name string) int {
 		t.Helper()
 		// A query of its own makes each a new page, not a hash change
 		// that the old canvas could answer.
-		if _, err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/?"+name+"#sel="+name)); err != nil {
+		if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/?"+name+"#sel="+name)); err != nil {
 			t.Fatal(err)
 		}
 		var red int
@@ -862,4 +838,26 @@ func TestBrowserWindingLit(t *testing.T) {
 	if errs := con.errors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}
+}
+
+// needChromium skips the test when there is no Chromium to drive.
+func needChromium(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium to test the page with (install Debian's chromium package): %v", err)
+	}
+}
+
+// serveForBrowser serves files with a Server on 127.0.0.1 until the test
+// ends and returns its URL.
+func serveForBrowser(t *testing.T, files []File, opts ...Option) string {
+	t.Helper()
+	srv, err := New(files, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts.URL
 }
