@@ -47,7 +47,7 @@ type sectionJSON struct {
 
 // serveContainer answers /api/container: what bpx info says of a file.
 func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
-	t, err := s.target(r)
+	t, err := s.containerSubject(r)
 	if err != nil {
 		fail(w, err)
 		return
@@ -235,15 +235,15 @@ func readCompressed(ctx context.Context, sec *bpx.Section, buf []byte, off int64
 	return n, err
 }
 
-// section opens the target of r and returns its section section=I. The
-// caller closes the target.
-func (s *Server) section(r *http.Request) (*target, *bpx.Section, error) {
+// section opens the container r names and returns its section
+// section=I. The caller closes the container.
+func (s *Server) section(r *http.Request) (*subject, *bpx.Section, error) {
 	v := r.URL.Query().Get("section")
 	i, err := strconv.Atoi(v)
 	if err != nil {
 		return nil, nil, badRequestf("section=%q: want a section index", v)
 	}
-	t, err := s.target(r)
+	t, err := s.containerSubject(r)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // subject is the file a preview request names with file=N or path=P,
@@ -20,8 +21,9 @@ type subject struct {
 	query string // "file=N" or "path=P", escaped: how the answer's URLs name it
 	ra    io.ReaderAt
 	size  int64
-	rd    *bpx.Reader // nil when the bytes are no BPX container
-	rdErr error       // why rd is nil
+	rd    *bpx.Reader   // nil when the bytes are no BPX container
+	rdErr error         // why rd is nil
+	pkg   *pack.Package // the opened package of a file given to New, if it is one
 	close func() error
 }
 
@@ -52,8 +54,8 @@ func escapePath(p string) string {
 }
 
 // subject opens the file a request names: file=N (a file given to New)
-// or path=P (a file of the tree). Unlike target, the file need not be a
-// BPX container. The caller closes it.
+// or path=P (a file of the tree), a BPX container or not (see
+// containerSubject). The caller closes it.
 func (s *Server) subject(r *http.Request) (*subject, error) {
 	q := r.URL.Query()
 	if q.Has("file") {
@@ -93,7 +95,7 @@ func (s *Server) subject(r *http.Request) (*subject, error) {
 
 // inputSubject is the subject of a file given to New.
 func inputSubject(in *input, query string) *subject {
-	sub := &subject{name: in.name, query: query, ra: in.r, size: in.size, rd: in.rd}
+	sub := &subject{name: in.name, query: query, ra: in.r, size: in.size, rd: in.rd, pkg: in.pkg}
 	if in.rd == nil {
 		sub.rdErr = in.err
 	}
@@ -168,3 +170,50 @@ func (s *Server) acquire(r *http.Request) (release func(), err error) {
 func notFoundf(format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, fs.ErrNotExist)...)
 }
+
+// containerSubject opens the BPX container a request names, as subject
+// does; a file that is no BPX container is an error. The caller closes
+// it.
+func (s *Server) containerSubject(r *http.Request) (*subject, error) {
+	sub, err := s.subject(r)
+	if err != nil {
+		return nil, err
+	}
+	if sub.rd == nil {
+		sub.Close()
+		return nil, sub.rdErr
+	}
+	return sub, nil
+}
+
+// fileParam returns the file a request names with file=N.
+func (s *Server) fileParam(r *http.Request) (*input, error) {
+	v := r.URL.Query().Get("file")
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n >= len(s.files) {
+		return nil, &fs.PathError{Op: "open", Path: "file " + strconv.Quote(v), Err: fs.ErrNotExist}
+	}
+	return s.files[n], nil
+}
+
+// readerAt returns the io.ReaderAt and size of an opened regular file of
+// the tree (package objects and leaves implement io.ReaderAt).
+func readerAt(f fs.File, p string) (io.ReaderAt, int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi.IsDir() {
+		return nil, 0, &fs.PathError{Op: "open", Path: p, Err: errIsDir}
+	}
+	ra, ok := f.(io.ReaderAt)
+	if !ok {
+		return nil, 0, &fs.PathError{Op: "open", Path: p, Err: errNoReaderAt}
+	}
+	return ra, fi.Size(), nil
+}
+
+var (
+	errIsDir      = badRequestf("is a directory")
+	errNoReaderAt = badRequestf("cannot be read at random")
+)
