@@ -750,13 +750,16 @@ func TestBrowserInvalidScope(t *testing.T) {
 	ctx, con := startBrowser(t)
 	shown := func(hash string) string {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/"+hash)); err != nil {
+		// A new page each time (the query), and its names once every
+		// package has answered.
+		if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/?"+hash[1:]+hash)); err != nil {
 			t.Fatal(err)
 		}
 		var names string
 		waitJS(t, ctx, "the invalid names of "+hash, `(() => {
-			const d = [...document.querySelectorAll('details.invalid')];
-			return d.length ? d.map((x) => x.querySelector('.name').textContent).sort().join(' ') : null;
+			const box = document.querySelector('#invalid > div');
+			if (!box || box.dataset.loading !== 'false') return null;
+			return [...box.querySelectorAll('details.invalid .name')].map((x) => x.textContent).sort().join(' ') || null;
 		})()`, &names)
 		return names
 	}

@@ -230,7 +230,9 @@ function loadInvalid(force) {
   const box = el('div'); // answers still on their way go to the old one
   clear($('invalid')).append(box);
   const shown = (f) => top === '' || typeof f.mount !== 'string' || f.mount === '' || f.mount === top;
-  for (const f of files) if (f.package && !f.error && shown(f)) invalidOf(f, box);
+  box.dataset.loading = 'true'; // until every first page is in (the tests wait for it)
+  Promise.allSettled(files.filter((f) => f.package && !f.error && shown(f)).map((f) => invalidOf(f, box)))
+    .then(() => { box.dataset.loading = 'false'; });
 }
 
 async function invalidOf(f, box) {
@@ -257,7 +259,7 @@ async function invalidOf(f, box) {
       if (!aborted(err)) box.append(errorBox(err, `invalid names of ${f.label || f.name}`));
     }
   }
-  page();
+  await page();
 }
 
 // ---- right pane ----
