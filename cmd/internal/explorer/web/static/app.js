@@ -322,6 +322,12 @@ function start() {
   new IntersectionObserver((es) => {
     if (es.some((x) => x.isIntersecting) && !$('more').hidden) nextPage();
   }, { root: $('scroller') }).observe($('more'));
+  // Scrolling near the end loads the next page too: an observer can miss
+  // the moment when the page renders no frame (a busy or hidden tab).
+  $('scroller').addEventListener('scroll', () => {
+    const s = $('scroller');
+    if (listing && !$('more').hidden && s.scrollTop + s.clientHeight >= s.scrollHeight - 200) nextPage();
+  }, { passive: true });
   let timer = 0;
   $('q').addEventListener('input', () => {
     clearTimeout(timer);
