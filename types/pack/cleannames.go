@@ -56,6 +56,20 @@ func cmpPath(a, b string) int {
 	}
 }
 
+// ComparePaths orders slash-separated paths as fs.WalkDir visits them,
+// the order Writer.AddFS stores files in: like strings.Compare, except
+// that '/' sorts before every other byte, so that a directory's contents
+// come right after it ("a/b/c" < "a/b-c" < "a/b.txt").
+func ComparePaths(a, b string) int { return cmpPath(a, b) }
+
+// PathOrdered reports whether the package's object names are valid,
+// distinct fs paths in ComparePaths order, none both a file and a
+// directory, as packages written from a directory tree are. Objects then
+// lists the files of the tree in fs.WalkDir's order, and the objects
+// below a directory D are the run of names after D that start with
+// "D/". It is computed once, without building the directory index.
+func (p *Package) PathOrdered() bool { return p.isClean() }
+
 // isClean reports whether cleanNames holds for the package, computing it
 // once.
 func (p *Package) isClean() bool {

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"maps"
@@ -110,5 +111,47 @@ func TestLookupCleanSkipsIndex(t *testing.T) {
 	}
 	if _, err := p.Stat("no/such/file"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Stat(missing) = %v", err)
+	}
+}
+
+// TestPathOrdered: a package written from a tree is path-ordered; one
+// whose objects were created out of that order, or with an invalid name,
+// is not. ComparePaths is the order.
+func TestPathOrdered(t *testing.T) {
+	write := func(names ...string) *Package {
+		var buf bytes.Buffer
+		w := NewWriter(&buf, AllowInvalidNames())
+		for _, n := range names {
+			f, err := w.Create(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte(n))
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	for _, tt := range []struct {
+		names []string
+		want  bool
+	}{
+		{[]string{"a/b/c", "a/b-c", "a/b.txt", "b"}, true},
+		{[]string{"a/b-c", "a/b/c"}, false}, // '/' sorts first
+		{[]string{"a", "b", "b"}, false},    // a duplicate
+		{[]string{"../x", "a"}, false},      // an invalid name
+	} {
+		if got := write(tt.names...).PathOrdered(); got != tt.want {
+			t.Errorf("%q: PathOrdered %v, want %v", tt.names, got, tt.want)
+		}
+	}
+	if ComparePaths("a/b", "a-b") >= 0 || ComparePaths("a-b", "a/b") <= 0 || ComparePaths("x", "x") != 0 {
+		t.Error("ComparePaths does not sort '/' first")
 	}
 }

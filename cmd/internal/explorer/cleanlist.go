@@ -38,46 +38,6 @@ func (s *Server) packageDir(dir string) (*pack.Package, string, bool) {
 	return in.pkg, rest, true
 }
 
-// pathOrdered reports whether every object name of p is a valid path and
-// the names are in path order, computing it once per package.
-func (c *listCache) pathOrdered(p *pack.Package) bool {
-	c.mu.Lock()
-	ok, known := c.ordered[p]
-	c.mu.Unlock()
-	if known {
-		return ok
-	}
-	ok = len(p.InvalidPaths()) == 0 && slices.IsSortedFunc(p.Objects(), func(a, b pack.Object) int { return cmpPath(a.Name, b.Name) })
-	c.mu.Lock()
-	if c.ordered == nil {
-		c.ordered = map[*pack.Package]bool{}
-	}
-	c.ordered[p] = ok
-	c.mu.Unlock()
-	return ok
-}
-
-// cmpPath orders paths as fs.WalkDir visits them: element by element, so
-// "a/b" comes before "a-b" and "a.txt".
-func cmpPath(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	switch {
-	case i == n:
-		return len(a) - len(b)
-	case a[i] == '/':
-		return -1
-	case b[i] == '/':
-		return 1
-	case a[i] < b[i]:
-		return -1
-	}
-	return 1
-}
-
 // objectRun returns the objects below directory dir of the path-ordered
 // package p, and the prefix of their names ("" for the root).
 func objectRun(p *pack.Package, dir string) ([]pack.Object, string) {
@@ -86,7 +46,7 @@ func objectRun(p *pack.Package, dir string) ([]pack.Object, string) {
 		return objs, ""
 	}
 	prefix := dir + "/"
-	lo := sort.Search(len(objs), func(i int) bool { return cmpPath(objs[i].Name, dir) > 0 })
+	lo := sort.Search(len(objs), func(i int) bool { return pack.ComparePaths(objs[i].Name, dir) > 0 })
 	n := sort.Search(len(objs)-lo, func(j int) bool { return !strings.HasPrefix(objs[lo+j].Name, prefix) })
 	return objs[lo : lo+n], prefix
 }
@@ -94,7 +54,7 @@ func objectRun(p *pack.Package, dir string) ([]pack.Object, string) {
 // cleanListing lists directory dir of p as readListing does, when p is
 // path-ordered and dir is one of its directories.
 func (s *Server) cleanListing(p *pack.Package, dir string) (*listing, bool) {
-	if !s.lists.pathOrdered(p) {
+	if !p.PathOrdered() {
 		return nil, false
 	}
 	run, prefix := objectRun(p, dir)
@@ -131,7 +91,7 @@ func (s *Server) cleanListing(p *pack.Package, dir string) (*listing, bool) {
 
 // cleanDeepListing is deepListing for a path-ordered package.
 func (s *Server) cleanDeepListing(p *pack.Package, dir, q string) ([]listEntry, bool) {
-	if !s.lists.pathOrdered(p) {
+	if !p.PathOrdered() {
 		return nil, false
 	}
 	run, prefix := objectRun(p, dir)

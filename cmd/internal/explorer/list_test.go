@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // listTree is a package for the listing tests.
@@ -167,7 +169,7 @@ func TestListPathOrderedSameAnswers(t *testing.T) {
 	for n := range files {
 		ordered = append(ordered, n)
 	}
-	slices.SortFunc(ordered, cmpPath)
+	slices.SortFunc(ordered, pack.ComparePaths)
 	reversed := slices.Clone(ordered)
 	slices.Reverse(reversed)
 	fast := packBytes(t, files, ordered)
@@ -184,7 +186,7 @@ func TestListPathOrderedSameAnswers(t *testing.T) {
 			sf = newServer(t, []File{file("p.bpx", fast)})
 			ss = newServer(t, []File{file("p.bpx", slow)})
 		}
-		if _, _, ok := sf.packageDir(prefix); !ok || !sf.lists.pathOrdered(sf.files[0].pkg) || ss.lists.pathOrdered(ss.files[0].pkg) {
+		if _, _, ok := sf.packageDir(prefix); !ok || !sf.files[0].pkg.PathOrdered() || ss.files[0].pkg.PathOrdered() {
 			t.Fatal("the packages do not take the two ways")
 		}
 		for _, d := range targets {

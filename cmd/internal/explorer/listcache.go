@@ -25,8 +25,6 @@ type listCache struct {
 	m       map[listKey]*cachedList
 	entries int    // in the ready listings of m
 	tick    uint64 // counts uses, for LRU
-	// ordered says which packages are path-ordered (see cleanlist.go).
-	ordered map[*pack.Package]bool
 }
 
 // listing is an ordered listing: its entries, or for a directory of a
