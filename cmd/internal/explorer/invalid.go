@@ -23,13 +23,9 @@ type invalidJSON struct {
 // serveInvalid answers /api/invalid: one page of the objects of package N
 // that the tree leaves out, in index order.
 func (s *Server) serveInvalid(w http.ResponseWriter, r *http.Request) {
-	in, err := s.fileParam(r)
+	in, err := s.packageParam(r)
 	if err != nil {
 		fail(w, err)
-		return
-	}
-	if in.pkg == nil {
-		fail(w, notPackage(in))
 		return
 	}
 	offset, limit, err := pageParams(r)

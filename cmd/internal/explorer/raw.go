@@ -43,13 +43,9 @@ func (s *Server) serveRaw(w http.ResponseWriter, r *http.Request) {
 // serveObject answers /api/object: object I of package N, whatever its
 // name, as an attachment named object-I.
 func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
-	in, err := s.fileParam(r)
+	in, err := s.packageParam(r)
 	if err != nil {
 		fail(w, err)
-		return
-	}
-	if in.pkg == nil {
-		fail(w, notPackage(in))
 		return
 	}
 	v := r.URL.Query().Get("index")
@@ -88,6 +84,19 @@ func probe(r io.ReaderAt, size int64) error {
 		}
 	}
 	return nil
+}
+
+// packageParam returns the file a request names with file=N, which must
+// be a package that opened.
+func (s *Server) packageParam(r *http.Request) (*input, error) {
+	in, err := s.fileParam(r)
+	if err != nil {
+		return nil, err
+	}
+	if in.pkg == nil {
+		return nil, notPackage(in)
+	}
+	return in, nil
 }
 
 // notPackage is the error of a file=N that names no opened package.
