@@ -199,7 +199,7 @@ func TestSingleDashLongFlags(t *testing.T) {
 }
 
 // flagToken matches a flag written in a usage line or a description.
-var flagToken = regexp.MustCompile(`(^|[\s\[(])(--?)([a-zA-Z][a-zA-Z0-9-]*)`)
+var flagToken = regexp.MustCompile(`(^|[\s\[(])(--?)([a-zA-Z0-9][a-zA-Z0-9-]*)`)
 
 // TestFlagsDocumentedOneWay: every synopsis names exactly the command's
 // flags, each written --name (or -x); descriptions mention flags in the same

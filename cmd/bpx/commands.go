@@ -75,14 +75,20 @@ PATH of a package. --hex writes a hex dump instead of the bytes.`,
 	Setup: setupCat,
 }, {
 	Name:    "ls",
-	Usage:   "[-l] [--json] [-L MOD.bpx]... PACKAGE",
+	Usage:   "[-l] [-0] [--json] [-L MOD.bpx]... PACKAGE",
 	Summary: "list the objects of a package",
 	Doc: `List the objects of a package, one path a line, in the order of its
-object table. Names that bpx unpack refuses (absolute, with "..", duplicate,
-empty or with control characters) are printed quoted; -l marks them with !.`,
+object table. A name is printed as it is when it is valid UTF-8, all
+printable and does not start with a double quote; any other name, and any
+that bpx unpack refuses (absolute, with "..", duplicate or empty), is printed
+as a Go quoted string ("\x1b]0;x\a", "a\nb", "\u202e"), so that no name can
+drive the terminal; -l marks refused names with !. -0 prints every name
+exact and ends each line, of -l too, with a NUL instead of a newline, for
+xargs -0; --json keeps names exact too.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"List a package with sizes and where each object starts.", "bpx ls -l game.bpx"},
+		{"Hand every name, exact, to another program.", "bpx ls -0 game.bpx"},
 		{"List what a mod layered over a package shows, as JSON.", "bpx ls --json -L mod.bpx game.bpx"},
 	},
 	Setup: setupLs,
@@ -171,11 +177,12 @@ compression of a whole package.`,
 	Setup: setupRepack,
 }, {
 	Name:    "diff",
-	Usage:   "[--json] [--patch OUT.bpx] A B",
+	Usage:   "[--json] [-0] [--patch OUT.bpx] A B",
 	Summary: "compare two packages or directories; write the patch package that turns A into B",
 	Doc: `Print the files added (+), removed (-) and modified (M) from A to B, one a
 line sorted by name, compared by content; A and B are packages or
-directories. --patch also writes a mod package with B's added and modified
+directories. Names are printed as bpx ls prints them; -0 prints them exact
+and ends each line with a NUL instead. --patch also writes a mod package with B's added and modified
 files and A's removed ones, such that bpx unpack -L OUT.bpx A gives B. Exit
 status as diff(1): 0 when A and B hold the same files, 1 when they differ,
 2 on trouble (bad usage, an unreadable or damaged input), unlike the other
@@ -206,8 +213,10 @@ keeps kinds, widths and hashes and which bpx pack --meta reads back.`,
 	Doc: `Print the live rows of a table section: the first section of type 0xFD,
 or section N, which must be a table. Names come from the first strings
 section. The text form is a line of column names, then one line per row,
-cells separated by tabs; --json prints a JSON array with one object per
-row, keyed by column name, one row a line. Free (deleted) rows are skipped.`,
+cells separated by tabs, names and strings printed as bpx ls prints names
+(Go-quoted when they hold a tab or any other character that is not
+printable); --json prints a JSON array with one object per row, keyed by
+column name, one row a line. Free (deleted) rows are skipped.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"Print the first table of a file as tab-separated text.", "bpx table items.bpx"},

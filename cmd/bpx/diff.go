@@ -4,24 +4,25 @@ import (
 	"bufio"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/types/pack"
 )
 
 // diffFlags are the flags of "bpx diff".
 type diffFlags struct {
-	json  bool
-	patch string
+	json, zero bool
+	patch      string
 }
 
 func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 	var f diffFlags
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {path, change}")
+	fs.BoolVar(&f.zero, "0", false, "print names exact and end each line with a NUL instead of a newline")
 	fs.StringVar(&f.patch, "patch", "", "also write the mod package `OUT.bpx` that turns A into B when layered over A (bpx unpack -L)")
 	return f.run
 }
@@ -32,6 +33,9 @@ var diffMarks = map[pack.ChangeOp]string{pack.Added: "+ ", pack.Removed: "- ", p
 func (f *diffFlags) run(e *env, pos []string) int {
 	if len(pos) != 2 {
 		return e.usageError("want A B")
+	}
+	if f.zero && f.json {
+		return e.usageError("-0 and --json do not go together")
 	}
 	var trees [2]fs.FS
 	for i, name := range pos {
@@ -73,8 +77,15 @@ func (f *diffFlags) run(e *env, pos []string) int {
 		enc.SetIndent("", "  ")
 		enc.Encode(list)
 	} else {
+		var line []byte
 		for _, c := range changes {
-			fmt.Fprintf(out, "%s%s\n", diffMarks[c.Op], c.Name)
+			line = append(line[:0], diffMarks[c.Op]...)
+			if f.zero {
+				line = append(append(line, c.Name...), 0)
+			} else {
+				line = append(termsafe.AppendName(line, c.Name), '\n')
+			}
+			out.Write(line)
 		}
 	}
 	if err := out.Flush(); err != nil {

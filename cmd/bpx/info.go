@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/describe"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 )
 
 // infoJSON is the output of "bpx info --json"; symbolJSON one symbol of a
@@ -50,16 +51,20 @@ func (f *infoFlags) run(e *env, pos []string) int {
 		}
 		return exitOK
 	}
-	printInfo(e.Stdout, pos[0], r.Reader)
+	// Every line goes through termsafe: the file name is shown by its
+	// rule, and what the describe package writes (an error that embeds
+	// names from the file, say) has its control characters escaped.
+	w := termsafe.NewWriter(e.Stdout)
+	printInfo(w, pos[0], r.Reader)
 	if p := describe.OpenPackage(r.Reader); p != nil {
 		defer p.Close()
-		fmt.Fprintf(e.Stdout, "objects:   %d\n", len(p.Objects()))
+		fmt.Fprintf(w, "objects:   %d\n", len(p.Objects()))
 		if dead, err := p.DeadBytes(); err == nil {
-			fmt.Fprintf(e.Stdout, "dead bytes: %d in data sections (bpx repack reclaims them)\n", dead)
+			fmt.Fprintf(w, "dead bytes: %d in data sections (bpx repack reclaims them)\n", dead)
 		}
 	}
 	if si := describe.ReadShader(r.Reader); si != nil {
-		si.WriteText(e.Stdout)
+		si.WriteText(w)
 	}
 	return exitOK
 }
@@ -70,7 +75,7 @@ func printInfo(w io.Writer, name string, r *bpx.Reader) {
 	if tname == "" {
 		tname = "unknown type"
 	}
-	fmt.Fprintf(w, "file:      %s (%d bytes)\n", name, r.Size())
+	fmt.Fprintf(w, "file:      %s (%d bytes)\n", termsafe.Name(name), r.Size())
 	fmt.Fprintf(w, "type:      %s (%s)\n", quoteType(h.Type), tname)
 	fmt.Fprintf(w, "version:   %d\n", h.Version)
 	fmt.Fprintf(w, "checksum:  %#x\n", h.Checksum)

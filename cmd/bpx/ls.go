@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io/fs"
 	"strconv"
+
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 )
 
 // lsEntry is one object in "bpx ls --json" output.
@@ -20,13 +21,14 @@ type lsEntry struct {
 
 // lsFlags are the flags of "bpx ls".
 type lsFlags struct {
-	long, json bool
-	layers     layerList
+	long, json, zero bool
+	layers           layerList
 }
 
 func setupLs(fs *flag.FlagSet) func(*env, []string) int {
 	var f lsFlags
 	fs.BoolVar(&f.long, "l", false, "long listing: size, start section, offset, name (a ! marks names unpack refuses)")
+	fs.BoolVar(&f.zero, "0", false, "print names exact and end each line with a NUL instead of a newline, for xargs -0")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of objects")
 	defineLayers(fs, &f.layers)
 	return f.run
@@ -35,6 +37,9 @@ func setupLs(fs *flag.FlagSet) func(*env, []string) int {
 func (f *lsFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
 		return e.usageError("want one PACKAGE")
+	}
+	if f.zero && f.json {
+		return e.usageError("-0 and --json do not go together")
 	}
 	if len(f.layers) > 0 {
 		return f.runLayered(e, pos[0])
@@ -70,16 +75,38 @@ func (f *lsFlags) run(e *env, pos []string) int {
 			line = appendPadded(line[:0], o.Size, 12)
 			line = appendPadded(append(line, ' '), uint64(o.Start), 6)
 			line = appendPadded(append(line, ' '), uint64(o.Offset), 10)
-			line = append(append(line, ' ', mark), quoteName(o.Name, bad[i] != "")...)
-			out.Write(append(line, '\n'))
+			line = append(f.appendName(append(line, ' ', mark), o.Name, bad[i] != ""), f.end())
+			out.Write(line)
 		}
 	default:
+		var line []byte
 		for i, o := range p.Objects() {
-			out.WriteString(quoteName(o.Name, bad[i] != ""))
-			out.WriteByte('\n')
+			line = append(f.appendName(line[:0], o.Name, bad[i] != ""), f.end())
+			out.Write(line)
 		}
 	}
 	return exitOK
+}
+
+// appendName appends name as ls prints it: exact with -0; else Go-quoted
+// when unpack refuses it (so that an empty name or a trailing slash shows)
+// or when termsafe says so, and as it is otherwise.
+func (f *lsFlags) appendName(dst []byte, name string, refused bool) []byte {
+	switch {
+	case f.zero:
+		return append(dst, name...)
+	case refused:
+		return strconv.AppendQuote(dst, name)
+	}
+	return termsafe.AppendName(dst, name)
+}
+
+// end is what ends a line of the listing: a NUL with -0, else a newline.
+func (f *lsFlags) end() byte {
+	if f.zero {
+		return 0
+	}
+	return '\n'
 }
 
 // appendPadded appends v in decimal, right-aligned in width columns.
@@ -90,15 +117,6 @@ func appendPadded(b []byte, v uint64, width int) []byte {
 		b = append(b, ' ')
 	}
 	return append(b, d...)
-}
-
-// quoteName prints a name that unpack refuses quoted, so that control
-// characters, empty names and surrounding spaces are visible.
-func quoteName(name string, invalid bool) string {
-	if invalid {
-		return fmt.Sprintf("%q", name)
-	}
-	return name
 }
 
 // runLayered lists the files the stack of PACKAGE and the -L mods shows,
@@ -118,8 +136,9 @@ func (f *lsFlags) runLayered(e *env, base string) int {
 			return err
 		}
 		if !f.long && !f.json {
-			out.WriteString(name)
-			return out.WriteByte('\n')
+			line = append(f.appendName(line[:0], name, false), f.end())
+			_, err := out.Write(line)
+			return err
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -130,7 +149,8 @@ func (f *lsFlags) runLayered(e *env, base string) int {
 			return nil
 		}
 		line = appendPadded(line[:0], uint64(info.Size()), 12)
-		_, err = out.Write(append(append(append(line, ' ', ' '), name...), '\n'))
+		line = append(f.appendName(append(line, ' ', ' '), name, false), f.end())
+		_, err = out.Write(line)
 		return err
 	})
 	if err == nil && f.json {

@@ -13,6 +13,14 @@
 // arguments; "--" ends them. Data goes to standard output, diagnostics to
 // standard error. The exit status is 0 on success, 1 when a check fails or
 // the input is bad, and 2 on bad usage.
+//
+// Names that bpx did not choose (object names, file names, paths from the
+// command line or a URL) are printed for a terminal by the rules of package
+// cmd/internal/termsafe: a name is printed as it is when it is valid UTF-8,
+// all printable and does not start with a double quote, else Go-quoted
+// whole ("\x1b]0;x\a", "a\nb", "\u202e", "\xff"); in a diagnostic each
+// character that is not printable is replaced by its Go escape. --json
+// output keeps names exact, and so does -0 (ls, diff) for xargs -0.
 package main
 
 import (
@@ -20,6 +28,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 )
 
 // Exit statuses.
@@ -42,20 +52,21 @@ type env struct {
 // errUsage marks an error as a usage error (exit status 2).
 var errUsage = errors.New("usage")
 
-// fail prints err as one line prefixed with the command name and returns the
-// exit status it deserves.
+// fail prints err as one line prefixed with the command name, with the
+// characters that are not printable escaped (termsafe.Message: errors embed
+// names raw), and returns the exit status it deserves.
 func (e *env) fail(err error) int {
-	fmt.Fprintf(e.Stderr, "bpx %s: %v\n", e.cmd.Name, err)
+	fmt.Fprintf(e.Stderr, "bpx %s: %s\n", e.cmd.Name, termsafe.Message(err.Error()))
 	if errors.Is(err, errUsage) {
 		return exitUsage
 	}
 	return exitFail
 }
 
-// usageError prints a usage problem and the command's usage, and returns
-// exit status 2.
+// usageError prints a usage problem, escaped as fail escapes errors, and
+// the command's usage, and returns exit status 2.
 func (e *env) usageError(format string, args ...any) int {
-	fmt.Fprintf(e.Stderr, "bpx %s: %s\n", e.cmd.Name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.Stderr, "bpx %s: %s\n", e.cmd.Name, termsafe.Message(fmt.Sprintf(format, args...)))
 	e.cmd.printUsage(e.Stderr)
 	fmt.Fprintf(e.Stderr, "Run 'bpx help %s' for its flags.\n", e.cmd.Name)
 	return exitUsage

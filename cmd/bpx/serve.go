@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gobpx/bpx/cmd/internal/explorer"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 )
 
 // serveContext is the context "bpx serve" serves until, besides an
@@ -84,7 +85,7 @@ func (f *serveFlags) run(e *env, pos []string) int {
 	fmt.Fprintf(e.Stdout, "serving %s\n", url)
 	if f.open {
 		if err := openBrowser(url); err != nil {
-			fmt.Fprintf(e.Stderr, "bpx serve: cannot open a browser (%v); open %s\n", err, url)
+			fmt.Fprintf(e.Stderr, "bpx serve: cannot open a browser (%s); open %s\n", termsafe.Message(err.Error()), url)
 		}
 	}
 	ctx, stop := signal.NotifyContext(serveContext(), os.Interrupt, syscall.SIGTERM)

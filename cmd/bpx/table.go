@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"strconv"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	bpxstrings "github.com/gobpx/bpx/strings"
 	"github.com/gobpx/bpx/table"
 )
@@ -72,9 +72,10 @@ func (f *tableFlags) run(e *env, pos []string) int {
 }
 
 // writeTableText writes a line of column names, then one line per live
-// row, the cells separated by tabs: strings as they are (quoted when they
-// hold a tab, a line break or another control character), other values as
-// in JSON.
+// row, the cells separated by tabs: names and strings as termsafe.Name
+// prints them (Go-quoted when they hold a tab, a line break or any other
+// character that is not printable, or start with a double quote), other
+// values as in JSON.
 func writeTableText(e *env, tb *table.Table) error {
 	out := bufio.NewWriterSize(e.Stdout, 64<<10)
 	var line []byte
@@ -82,7 +83,7 @@ func writeTableText(e *env, tb *table.Table) error {
 		if i > 0 {
 			line = append(line, '\t')
 		}
-		line = appendTextString(line, c.Name)
+		line = termsafe.AppendName(line, c.Name)
 	}
 	line = append(line, '\n')
 	for _, r := range tb.Rows() {
@@ -95,7 +96,7 @@ func writeTableText(e *env, tb *table.Table) error {
 				line = append(line, '\t')
 			}
 			if c.Type == table.Varchar {
-				line = appendTextString(line, r.ValueAt(i).(string))
+				line = termsafe.AppendName(line, r.ValueAt(i).(string))
 			} else {
 				line = r.AppendCellJSON(line, i)
 			}
@@ -106,15 +107,4 @@ func writeTableText(e *env, tb *table.Table) error {
 		return err
 	}
 	return out.Flush()
-}
-
-// appendTextString appends s, quoted as a Go string if it holds a control
-// character or starts with a quote, so that each row stays on one line.
-func appendTextString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || i == 0 && c == '"' {
-			return strconv.AppendQuote(dst, s)
-		}
-	}
-	return append(dst, s...)
 }

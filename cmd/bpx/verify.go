@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 )
 
 // verifyFlags are the flags of "bpx verify".
@@ -24,14 +25,15 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	failed := false
 	for _, name := range pos {
 		problems := verifyFile(e, name, f.quiet)
+		shown := termsafe.Name(name)
 		for _, p := range problems {
-			fmt.Fprintf(e.Stderr, "%s: %v\n", name, p)
+			fmt.Fprintf(e.Stderr, "%s: %s\n", shown, termsafe.Message(p.Error()))
 		}
 		if len(problems) > 0 {
 			failed = true
-			fmt.Fprintf(e.Stdout, "%s: FAILED (%d problems)\n", name, len(problems))
+			fmt.Fprintf(e.Stdout, "%s: FAILED (%d problems)\n", shown, len(problems))
 		} else {
-			fmt.Fprintf(e.Stdout, "%s: ok\n", name)
+			fmt.Fprintf(e.Stdout, "%s: ok\n", shown)
 		}
 	}
 	if failed {
