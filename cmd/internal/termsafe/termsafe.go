@@ -76,7 +76,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 
 // plainText reports whether appendEscaped would leave s as it is.
 func plainText(s string, lines bool) bool {
-	for i := 0; i < len(s); {
+	i := asciiPrintablePrefix(s)
+	for i < len(s) {
 		if c := s[i]; c < utf8.RuneSelf {
 			if (c < 0x20 || c == 0x7f) && !(lines && (c == '\n' || c == '\t')) {
 				return false
@@ -91,6 +92,26 @@ func plainText(s string, lines bool) bool {
 		i += size
 	}
 	return true
+}
+
+// asciiPrintablePrefix returns the length of a prefix of s, a multiple of
+// 8 bytes, that holds only printable ASCII (0x20-0x7E): eight bytes at a
+// time, which makes the check of a plain name cost about as much as
+// utf8.ValidString of it.
+func asciiPrintablePrefix(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; len(s)-i >= 8; i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// With every byte b below 0x80, no sum below carries into the next
+		// byte: b+0x60 has its high bit set when b >= 0x20, and b+1 when
+		// b == 0x7F.
+		if x&highs != 0 || (x+0x60*ones)&highs != highs || (x+ones)&highs != 0 {
+			break
+		}
+	}
+	return i
 }
 
 // appendEscaped appends s to dst with every rune that is not printable and

@@ -140,3 +140,31 @@ func BenchmarkName(b *testing.B) {
 		buf = AppendName(buf[:0], "textures/terrain/grass_diffuse_0042.png")
 	}
 }
+
+// TestPlainEightBytesAtATime: the eight-bytes-at-a-time check agrees with
+// the byte-by-byte rule for every byte value at every position of a word,
+// and for names of every length around a word.
+func TestPlainEightBytesAtATime(t *testing.T) {
+	slow := func(s string) bool {
+		if s != "" && s[0] == '"' {
+			return false
+		}
+		for _, r := range []rune(s) {
+			if !strconv.IsPrint(r) {
+				return false
+			}
+		}
+		return utf8.ValidString(s)
+	}
+	for n := 1; n <= 17; n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := bytes.Repeat([]byte{'a'}, n)
+				b[pos] = byte(c)
+				if got, want := Plain(string(b)), slow(string(b)); got != want {
+					t.Fatalf("Plain(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
