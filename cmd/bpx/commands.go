@@ -181,12 +181,13 @@ compression of a whole package.`,
 	Summary: "compare two packages or directories; write the patch package that turns A into B",
 	Doc: `Print the files added (+), removed (-) and modified (M) from A to B, one a
 line sorted by name, compared by content; A and B are packages or
-directories. Names are printed as bpx ls prints them; -0 prints them exact
-and ends each line with a NUL instead. --patch also writes a mod package with B's added and modified
-files and A's removed ones, such that bpx unpack -L OUT.bpx A gives B. Exit
-status as diff(1): 0 when A and B hold the same files, 1 when they differ,
-2 on trouble (bad usage, an unreadable or damaged input), unlike the other
-commands, which use 1 for bad input.`,
+directories. Names are printed as bpx ls prints them; -0 prints them
+exact and ends each line with a NUL instead. --patch also writes a mod
+package with B's added and modified files and A's removed ones, such that
+bpx unpack -L OUT.bpx A gives B. Exit status as diff(1): 0 when A and B
+hold the same files, 1 when they differ, 2 on trouble (bad usage, an
+unreadable or damaged input), unlike the other commands, which use 1 for
+bad input.`,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},

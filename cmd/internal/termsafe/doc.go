@@ -5,9 +5,12 @@
 // cursor, start a new line that passes for other output, or reorder what
 // follows with a bidirectional control.
 //
-// Every text output of the bpx command goes through it; JSON output, which
-// escapes control characters itself, and output made for scripts (ls -0)
-// stay exact.
+// The bpx command prints names through it in its text output (ls, diff,
+// verify, info, table) and in every diagnostic. Its JSON output stays exact
+// (encoding/json escapes C0 controls and U+2028/U+2029 itself, but writes
+// DEL, C1 controls and bidi controls as they are, and a file name that is
+// not valid UTF-8 with U+FFFD; a package cannot hold such a name), and so
+// does the output made for scripts with -0 (ls, diff).
 //
 // # Names
 //

@@ -51,7 +51,8 @@ func Lines(text string) string {
 
 // Writer is an io.Writer that writes what it is given through Lines.
 // Each Write is escaped on its own, so a rune split between two writes is
-// escaped as invalid bytes: write whole lines (fmt.Fprintf does).
+// escaped as invalid bytes: write whole lines (fmt.Fprintf does). A Writer
+// is not safe for concurrent use.
 type Writer struct {
 	w   io.Writer
 	buf []byte
