@@ -35,14 +35,20 @@
 //
 // The file must not change under a reader. Open pins the validator of its
 // first answer: its ETag if strong, else its Last-Modified date. Every later
-// request carries it in If-Range and If-Match (or If-Unmodified-Since). A
-// 200 answer to such a request, a 412, a 416, a 206 whose ETag or
-// Last-Modified differs from the pinned one, or one whose Content-Range
-// gives another total size is an error matching ErrChanged: the File never
-// returns bytes of two versions of the file mixed. A server that gives
-// neither a strong ETag nor a Last-Modified date leaves only the weaker
-// check of the size (and of a weak ETag if any, compared when the answer
-// carries one): a change that keeps the size is not detected.
+// request carries it in If-Range and If-Match (or If-Unmodified-Since), and
+// every later 206 must carry it back, the same (RFC 9110 §15.3.7.3: parts
+// combine only under the same strong validator), and state the total size
+// in its Content-Range, the same. A 200 answer to such a request, a 412, a
+// 416, or a 206 whose validator is missing or differs (a weak ETag where a
+// strong one was pinned differs), or whose Content-Range gives another
+// total size or none ("*"), is an error matching ErrChanged, and no byte of
+// it is returned or cached: the File never returns bytes of two versions
+// of the file mixed. A Last-Modified date is taken as the validator as
+// given, although a date is strong only if the file did not change twice
+// within its second. A server that gives neither a strong ETag nor a
+// Last-Modified date leaves only the weaker check of the size (and of a
+// weak ETag, compared when an answer carries one): a change that keeps the
+// size is not detected.
 //
 // # Errors
 //
@@ -65,6 +71,8 @@
 //
 //   - serve wrong bytes: the BPX checksums and the decoders' limits of the
 //     packages reading the File still apply, as to a local file;
+//   - serve parts of two versions: refused with ErrChanged when a
+//     validator was pinned (see Consistency);
 //   - fail requests or stall: errors, bounded retries, and the context's
 //     deadline end every request (there is no timeout of the package's
 //     own; give the context a deadline or the client a Timeout).
@@ -88,7 +96,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 )
@@ -556,8 +563,8 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 				return nil, status, false, fmt.Errorf("%w: Content-Range %q gives no size", ErrProtocol, h.Get("Content-Range"))
 			}
 			end = min(end, total)
-		} else if total >= 0 && total != f.size {
-			return nil, status, false, fmt.Errorf("%w: size %d, was %d", ErrChanged, total, f.size)
+		} else if err := f.same(h, total); err != nil {
+			return nil, status, false, err
 		}
 		if first != off || last != end-1 {
 			return nil, status, false, fmt.Errorf("%w: Content-Range %q for bytes %d-%d", ErrProtocol, h.Get("Content-Range"), off, end-1)
@@ -565,8 +572,6 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 		if head {
 			f.pin(h)
 			f.size = total
-		} else if err := f.same(h); err != nil {
-			return nil, status, false, err
 		}
 		if resp.ContentLength >= 0 && resp.ContentLength != end-off {
 			return nil, status, false, fmt.Errorf("%w: Content-Length %d for %d bytes", ErrProtocol, resp.ContentLength, end-off)
@@ -636,41 +641,4 @@ func (f *File) body(r io.Reader, n int64, upTo bool) ([]byte, error) {
 		return nil, fmt.Errorf("body after %d bytes: %w", got, err)
 	}
 	return nil, fmt.Errorf("short body: %d of %d bytes: %w", got, n, io.ErrUnexpectedEOF)
-}
-
-// pin records the validators of the first answer.
-func (f *File) pin(h http.Header) {
-	etag := h.Get("ETag")
-	switch {
-	case strings.HasPrefix(etag, `"`):
-		f.etag = etag
-	case strings.HasPrefix(etag, `W/`):
-		f.weakETag = etag
-	}
-	if f.etag == "" {
-		f.lastMod = h.Get("Last-Modified")
-	}
-}
-
-// same checks an answer's validators against the pinned ones.
-func (f *File) same(h http.Header) error {
-	etag := h.Get("ETag")
-	switch {
-	case etag != "" && f.etag != "" && etag != f.etag:
-		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.etag)
-	case etag != "" && f.etag == "" && f.weakETag != "" && etag != f.weakETag:
-		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.weakETag)
-	}
-	if lm := h.Get("Last-Modified"); lm != "" && f.lastMod != "" && lm != f.lastMod {
-		return fmt.Errorf("%w: Last-Modified %s, was %s", ErrChanged, lm, f.lastMod)
-	}
-	return nil
-}
-
-// unchanged reports whether an answer carries the pinned validator.
-func (f *File) unchanged(h http.Header) bool {
-	if f.etag != "" {
-		return h.Get("ETag") == f.etag
-	}
-	return f.lastMod != "" && h.Get("Last-Modified") == f.lastMod
 }
