@@ -29,7 +29,8 @@
 // ones included, as http.NewRequestWithContext does: io.ReaderAt has no
 // context parameter. Use a context that lives as long as the File (with a
 // deadline if the whole use must end by then); Close ends the requests in
-// flight.
+// flight. Each fetch of a range also has two timeouts of its own (see
+// Timeouts under Security).
 //
 // # Consistency
 //
@@ -54,28 +55,41 @@
 //
 // Every error of a request is an *Error naming the URL (its password
 // removed) and the byte range. A 404 or 410 matches fs.ErrNotExist, a 401
-// or 403 fs.ErrPermission; other 4xx answers are errors, not retried. 5xx
-// answers, failed connections and bodies cut short are retried
-// (DefaultRetries, WithRetries) with a doubling delay; a body still short
-// then matches io.ErrUnexpectedEOF. A server that answers a Range request
-// with the whole file (200) is refused with ErrNoRange rather than
-// downloaded whole: a file larger than the head is not read that way. A 206
-// whose Content-Range does not match the request is ErrProtocol.
+// or 403 fs.ErrPermission; other 4xx answers are errors, not retried, as
+// are timeouts (ErrTimeout). 5xx answers, failed connections and bodies
+// cut short are retried (DefaultRetries, WithRetries) with a doubling
+// delay, all within the request timeout; a body still short then matches
+// io.ErrUnexpectedEOF. A server that answers a Range request with the
+// whole file (200) is refused with ErrNoRange rather than downloaded whole:
+// a file larger than the head is not read that way. A 206 whose
+// Content-Range does not match the request is ErrProtocol.
 //
 // # Security
 //
 // The server is not trusted. Limits: the head, each block and each
 // read-ahead window are bounded by the options (the read-ahead by a
 // quarter of the cache), the cache by WithCacheSize, retries by
-// WithRetries (MaxRetries at most). A hostile or broken server can:
+// WithRetries (MaxRetries at most), the time of every request by the
+// timeouts below. A hostile or broken server can:
 //
 //   - serve wrong bytes: the BPX checksums and the decoders' limits of the
 //     packages reading the File still apply, as to a local file;
 //   - serve parts of two versions: refused with ErrChanged when a
 //     validator was pinned (see Consistency);
-//   - fail requests or stall: errors, bounded retries, and the context's
-//     deadline end every request (there is no timeout of the package's
-//     own; give the context a deadline or the client a Timeout).
+//   - fail requests: errors, and bounded retries;
+//   - stall or trickle: see Timeouts.
+//
+// Timeouts: a request fails with ErrTimeout, and is not retried, when the
+// server stays silent for the idle timeout (DefaultIdleTimeout, 30 s,
+// WithIdleTimeout): from the request to its answer's headers, or between
+// two reads of its body. The fetch of one range, its retries and the waits
+// before them included, fails with ErrTimeout when it takes longer than
+// the request timeout (DefaultRequestTimeout, 5 min, WithRequestTimeout),
+// which catches a body sent a byte at a time; a retry whose wait would
+// pass it is not made. A silent server thus fails a read after the idle
+// timeout, a trickling one after the request timeout, each once, whatever
+// the retries. The context given to Open, and the client's own Timeout,
+// if any, bound the requests too.
 //
 // It cannot make the File hold more than the cache (cached blocks are
 // copies, never slices of a larger buffer), the read-ahead windows in
@@ -114,6 +128,11 @@ var (
 	// a missing or malformed Content-Range, one that does not match the
 	// request, or a body longer than its range.
 	ErrProtocol = errors.New("remote: protocol error")
+
+	// ErrTimeout means a request ran out of time: the server stayed silent
+	// for the idle timeout (WithIdleTimeout), or the fetch of a range took
+	// longer than the request timeout (WithRequestTimeout).
+	ErrTimeout = errors.New("remote: timeout")
 )
 
 // Error is the error of a request: the URL, the byte range [Off, End) it
@@ -488,13 +507,19 @@ func (f *File) prefetch(runs []*call) {
 	f.mu.Unlock()
 }
 
-// get fetches the bytes [off, end) with retries. For the head request
-// (head set) it learns the size and pins the validator, and accepts a file
-// shorter than end.
+// get fetches the bytes [off, end) with retries, within the request
+// timeout. For the head request (head set) it learns the size and pins the
+// validator, and accepts a file shorter than end.
 func (f *File) get(off, end int64, head bool) ([]byte, error) {
+	ctx, cancel := context.WithTimeoutCause(f.ctx, f.cfg.request,
+		fmt.Errorf("%w: not done within %v (request timeout)", ErrTimeout, f.cfg.request))
+	defer cancel()
+	fail := func(status int, err error) ([]byte, error) {
+		return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: err}
+	}
 	delay := f.cfg.backoff
 	for attempt := 0; ; attempt++ {
-		data, status, retry, err := f.try(off, end, head)
+		data, status, retry, err := f.try(ctx, off, end, head)
 		if err == nil {
 			return data, nil
 		}
@@ -502,29 +527,56 @@ func (f *File) get(off, end int64, head bool) ([]byte, error) {
 			if !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			retry = false
+			return fail(status, err)
 		}
 		if !retry || attempt >= f.cfg.retries {
 			if retry && attempt > 0 {
 				err = fmt.Errorf("%w (after %d retries)", err, attempt)
 			}
-			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: err}
+			return fail(status, err)
 		}
-		t := time.NewTimer(delay)
+		wait := delay
+		if deadline, _ := ctx.Deadline(); time.Until(deadline) < wait {
+			return fail(status, fmt.Errorf("%w (after %d retries; %w: the next, in %v, would pass the request timeout %v)",
+				err, attempt, ErrTimeout, wait, f.cfg.request))
+		}
+		t := time.NewTimer(wait)
 		select {
-		case <-f.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
-			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: fmt.Errorf("%w (while waiting to retry: %v)", f.ctx.Err(), err)}
+			return fail(status, fmt.Errorf("%w (while waiting to retry: %v)", context.Cause(ctx), err))
 		case <-t.C:
 		}
 		delay *= 2
 	}
 }
 
-// try sends one request for [off, end) and reports whether its failure may
-// be retried.
-func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bool, err error) {
-	req, err := http.NewRequestWithContext(f.ctx, http.MethodGet, f.url, nil)
+// try sends one request for [off, end), ended by the idle timeout if the
+// server stays silent, and reports whether its failure may be retried: a
+// request that timed out may not.
+func (f *File) try(ctx context.Context, off, end int64, head bool) (data []byte, status int, retry bool, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(f.cfg.idle, func() {
+		cancel(fmt.Errorf("%w: no byte for %v (idle timeout)", ErrTimeout, f.cfg.idle))
+	})
+	defer idle.Stop()
+	data, status, retry, err = f.do(ctx, idle, off, end, head)
+	if err != nil && ctx.Err() != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, ErrTimeout) {
+			retry = false
+			if !errors.Is(err, ErrTimeout) {
+				err = fmt.Errorf("%w (%v)", cause, err)
+			}
+		}
+	}
+	return data, status, retry, err
+}
+
+// do sends one request for [off, end) and reads its answer, resetting the
+// timer idle on each sign of the server's life.
+func (f *File) do(ctx context.Context, idle *time.Timer, off, end int64, head bool) (data []byte, status int, retry bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.url, nil)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -550,6 +602,7 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 		return nil, 0, true, err
 	}
 	defer resp.Body.Close()
+	idle.Reset(f.cfg.idle)
 	status = resp.StatusCode
 	h := resp.Header
 	switch {
@@ -576,14 +629,14 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 		if resp.ContentLength >= 0 && resp.ContentLength != end-off {
 			return nil, status, false, fmt.Errorf("%w: Content-Length %d for %d bytes", ErrProtocol, resp.ContentLength, end-off)
 		}
-		data, err = f.body(resp.Body, end-off, false)
+		data, err = f.body(resp.Body, end-off, false, idle)
 		return data, status, !errors.Is(err, ErrProtocol), err
 	case status == http.StatusOK && head:
 		// A whole small file is fine; a large one means no Range support.
 		if resp.ContentLength > end {
 			return nil, status, false, fmt.Errorf("%w: 200 with %d bytes", ErrNoRange, resp.ContentLength)
 		}
-		data, err = f.body(resp.Body, end, true)
+		data, err = f.body(resp.Body, end, true, idle)
 		if err != nil {
 			return nil, status, !errors.Is(err, ErrNoRange), err
 		}
@@ -620,11 +673,24 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 	}
 }
 
-// body reads n bytes of r, and checks that nothing follows. With upTo,
-// fewer bytes are fine and more mean ErrNoRange.
-func (f *File) body(r io.Reader, n int64, upTo bool) ([]byte, error) {
+// body reads n bytes of r, and checks that nothing follows, resetting the
+// timer idle after each read that returns bytes. With upTo, fewer bytes
+// are fine and more mean ErrNoRange.
+func (f *File) body(r io.Reader, n int64, upTo bool, idle *time.Timer) ([]byte, error) {
 	buf := make([]byte, n+1)
-	got, err := io.ReadFull(r, buf)
+	got := 0
+	var err error
+	for got < len(buf) && err == nil {
+		var m int
+		m, err = r.Read(buf[got:])
+		if m > 0 {
+			got += m
+			idle.Reset(f.cfg.idle)
+		}
+	}
+	if err == io.EOF && got > 0 && got < len(buf) {
+		err = io.ErrUnexpectedEOF // as io.ReadFull
+	}
 	f.mu.Lock()
 	f.stats.Bytes += int64(got)
 	f.mu.Unlock()
