@@ -48,6 +48,9 @@ const (
 	// to large ReadAt calls over slow links.
 	DefaultRequestTimeout = 5 * time.Minute
 
+	// MaxRedirects is the most redirects one request follows.
+	MaxRedirects = 10
+
 	// MaxBlockSize is the largest value WithBlockSize accepts.
 	MaxBlockSize = 16 << 20
 
@@ -104,8 +107,10 @@ func optionError(option string, value any, want string) error {
 
 // WithClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). Its Transport's connections stay the client's:
-// File.Close does not close them. c must not be nil. c's Timeout, if set,
-// bounds each request besides the File's timeouts.
+// File.Close does not close them. c must not be nil. The File uses a copy
+// of c whose CheckRedirect applies the package's rules on redirects (see
+// the package doc) before c's own CheckRedirect, if any; c's Timeout, if
+// set, bounds each request besides the File's timeouts.
 func WithClient(c *http.Client) Option {
 	return func(cfg *config) error {
 		if c == nil {
@@ -154,11 +159,12 @@ func WithCacheSize(n int) Option {
 }
 
 // WithRetries sets how many times a request that failed with a 5xx
-// status, a connection error or a body cut short is retried
-// (DefaultRetries), between 0 and MaxRetries. Retries wait 50 ms, then
-// twice as long each time. They end early when the context is done, and
-// all of them count against the request timeout (WithRequestTimeout): a
-// retry whose wait would pass it is not made.
+// status (but 501 and 505), a 408 or 429, a connection error or a body cut
+// short is retried (DefaultRetries), between 0 and MaxRetries. Retries
+// wait 50 ms, then twice as long each time, or the answer's Retry-After if
+// longer. They end early when the context is done, and all of them count
+// against the request timeout (WithRequestTimeout): a retry whose wait
+// would pass it is not made.
 func WithRetries(n int) Option {
 	return func(c *config) error {
 		if n < 0 || n > MaxRetries {

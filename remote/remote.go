@@ -32,6 +32,19 @@
 // flight. Each fetch of a range also has two timeouts of its own (see
 // Timeouts under Security).
 //
+// # Redirects
+//
+// The first request may be redirected (MaxRedirects at most, to http or
+// https URLs, never from https to http); the URL that answers it is
+// pinned, and every later request goes to it directly, with the user and
+// password of the URL given to Open if it has the same origin. A later
+// request may be redirected within that origin (scheme, host and port),
+// but a redirect to another origin is refused with ErrRedirect: the
+// ranges of one File must come from one place, whose answers the pinned
+// validator vouches for, and not from wherever a server's redirect points
+// to at the time. A client's own CheckRedirect (WithClient) is called
+// after these rules.
+//
 // # Consistency
 //
 // The file must not change under a reader. Open pins the validator of its
@@ -53,30 +66,37 @@
 //
 // # Errors
 //
-// Every error of a request is an *Error naming the URL (its password
-// removed) and the byte range. A 404 or 410 matches fs.ErrNotExist, a 401
-// or 403 fs.ErrPermission; other 4xx answers are errors, not retried, as
-// are timeouts (ErrTimeout). 5xx answers, failed connections and bodies
-// cut short are retried (DefaultRetries, WithRetries) with a doubling
-// delay, all within the request timeout; a body still short then matches
+// Every error of a request is an *Error naming the URL given to Open (its
+// password removed) and the byte range. A 404 or 410 matches
+// fs.ErrNotExist, a 401 or 403 fs.ErrPermission; other 4xx answers but 408
+// and 429 are errors, not retried, as are refused redirects (ErrRedirect),
+// certificates that do not verify, timeouts (ErrTimeout) and protocol
+// errors (ErrProtocol). 5xx answers (but 501 and 505), 408 and 429, failed
+// connections and bodies cut short are retried (DefaultRetries,
+// WithRetries) with a doubling delay, or the answer's Retry-After if
+// longer, all within the request timeout; a body still short then matches
 // io.ErrUnexpectedEOF. A server that answers a Range request with the
 // whole file (200) is refused with ErrNoRange rather than downloaded whole:
 // a file larger than the head is not read that way. A 206 whose
-// Content-Range does not match the request is ErrProtocol.
+// Content-Range does not match the request, or whose body is coded
+// (Content-Encoding other than identity), is ErrProtocol.
 //
 // # Security
 //
 // The server is not trusted. Limits: the head, each block and each
 // read-ahead window are bounded by the options (the read-ahead by a
 // quarter of the cache), the cache by WithCacheSize, retries by
-// WithRetries (MaxRetries at most), the time of every request by the
-// timeouts below. A hostile or broken server can:
+// WithRetries (MaxRetries at most), redirects by MaxRedirects, the time of
+// every request by the timeouts below. A hostile or broken server can:
 //
 //   - serve wrong bytes: the BPX checksums and the decoders' limits of the
 //     packages reading the File still apply, as to a local file;
 //   - serve parts of two versions: refused with ErrChanged when a
 //     validator was pinned (see Consistency);
-//   - fail requests: errors, and bounded retries;
+//   - redirect: loops, other schemes and downgrades to http are refused
+//     at once, and after Open so is any other origin (see Redirects);
+//   - fail requests: errors, and retries only of what may change when
+//     asked again;
 //   - stall or trickle: see Timeouts.
 //
 // Timeouts: a request fails with ErrTimeout, and is not retried, when the
@@ -97,7 +117,8 @@
 // asked for plus two blocks: a body is read into a buffer sized by the
 // request, never by the server's headers, and at most one byte past the
 // range is read (to detect an overlong body). Answers are never
-// decompressed (the requests ask for the identity encoding).
+// decompressed: the requests ask for the identity encoding, and a coded
+// answer is an error.
 package remote
 
 import (
@@ -126,8 +147,15 @@ var (
 
 	// ErrProtocol means an answer broke HTTP's rules for range requests:
 	// a missing or malformed Content-Range, one that does not match the
-	// request, or a body longer than its range.
+	// request, a body longer than its range, or a body coded (a
+	// Content-Encoding other than identity) although the request asked
+	// for the identity.
 	ErrProtocol = errors.New("remote: protocol error")
+
+	// ErrRedirect means a redirect was refused: more than MaxRedirects, to
+	// a scheme other than http and https, from https to http, or, after
+	// Open, to another origin than the URL Open pinned.
+	ErrRedirect = errors.New("remote: redirect refused")
 
 	// ErrTimeout means a request ran out of time: the server stayed silent
 	// for the idle timeout (WithIdleTimeout), or the fetch of a range took
@@ -157,9 +185,12 @@ type File struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	cfg    config
-	url    string // for requests
-	name   string // for errors
+	client *http.Client // cfg.client with f's CheckRedirect
+	url    string       // for requests: the first answer's URL once pinned
+	name   string       // for errors: the URL given to Open
 	size   int64
+	final  *url.URL // the URL that answered the head request
+	pinned bool     // url is the first answer's: redirects stay in its origin
 
 	etag     string // strong ETag sent in If-Range and If-Match
 	lastMod  string // Last-Modified, the validator when there is no strong ETag
@@ -222,11 +253,14 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
 		blocks: make(map[int64]*list.Element), inflight: make(map[int64]*call),
 		maxBlocks: cfg.cache / cfg.block,
 	}
+	f.client = f.withRedirectRules(cfg.client)
 	head, err := f.get(0, int64(cfg.head), true)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
+	f.pinURL(u, f.final)
+	f.pinned = true
 	bs := int64(cfg.block)
 	for i := int64(0); i*bs < int64(len(head)); i++ {
 		f.put(i, bytes.Clone(head[i*bs:min((i+1)*bs, int64(len(head)))]))
@@ -536,6 +570,9 @@ func (f *File) get(off, end int64, head bool) ([]byte, error) {
 			return fail(status, err)
 		}
 		wait := delay
+		if se := (*statusError)(nil); errors.As(err, &se) {
+			wait = max(wait, se.after)
+		}
 		if deadline, _ := ctx.Deadline(); time.Until(deadline) < wait {
 			return fail(status, fmt.Errorf("%w (after %d retries; %w: the next, in %v, would pass the request timeout %v)",
 				err, attempt, ErrTimeout, wait, f.cfg.request))
@@ -597,14 +634,22 @@ func (f *File) do(ctx context.Context, idle *time.Timer, off, end int64, head bo
 	f.mu.Lock()
 	f.stats.Requests++
 	f.mu.Unlock()
-	resp, err := f.cfg.client.Do(req)
+	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, 0, true, err
+		return nil, 0, !permanent(err), err
 	}
 	defer resp.Body.Close()
 	idle.Reset(f.cfg.idle)
+	if head {
+		f.final = resp.Request.URL
+	}
 	status = resp.StatusCode
 	h := resp.Header
+	if status == http.StatusPartialContent || status == http.StatusOK {
+		if err := identity(h); err != nil {
+			return nil, status, false, err
+		}
+	}
 	switch {
 	case status == http.StatusPartialContent:
 		first, last, total, err := parseContentRange(h.Get("Content-Range"))
@@ -666,8 +711,8 @@ func (f *File) do(ctx context.Context, idle *time.Timer, off, end int64, head bo
 		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrNotExist)
 	case status == http.StatusUnauthorized, status == http.StatusForbidden:
 		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrPermission)
-	case status >= 500:
-		return nil, status, true, errors.New(resp.Status)
+	case transient(status):
+		return nil, status, true, &statusError{resp.Status, retryAfter(h)}
 	default:
 		return nil, status, false, fmt.Errorf("unexpected status %s", resp.Status)
 	}
