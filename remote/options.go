@@ -28,8 +28,9 @@ const (
 	// and read-ahead included).
 	DefaultCacheSize = 16 << 20
 
-	// DefaultRetries is how many times a request is retried after a 5xx
-	// answer or a failed connection.
+	// DefaultRetries is how many times a request is retried after a
+	// transient failure: a 5xx answer (but 501 and 505), a 408 or 429, a
+	// failed connection or a body cut short (see WithRetries).
 	DefaultRetries = 3
 
 	// MaxRetries is the largest value WithRetries accepts.
