@@ -28,12 +28,29 @@ const (
 	// and read-ahead included).
 	DefaultCacheSize = 16 << 20
 
-	// DefaultRetries is how many times a request is retried after a 5xx
-	// answer or a failed connection.
+	// DefaultRetries is how many times a request is retried after a
+	// transient failure: a 5xx answer (but 501 and 505), a 408 or 429, a
+	// failed connection or a body cut short (see WithRetries).
 	DefaultRetries = 3
 
 	// MaxRetries is the largest value WithRetries accepts.
 	MaxRetries = 10
+
+	// DefaultIdleTimeout is how long the server may stay silent during a
+	// request: before its answer's headers, or between two pieces of its
+	// body.
+	DefaultIdleTimeout = 30 * time.Second
+
+	// DefaultRequestTimeout is the most time the fetch of one range may
+	// take, from its first request to its body's last byte, its retries
+	// and their waits included. The ranges are the head, a block, a
+	// read-ahead window (a quarter of the cache at most) or the bytes of
+	// one ReadAt: five minutes is 4 MiB at 14 KB/s; give a longer one
+	// to large ReadAt calls over slow links.
+	DefaultRequestTimeout = 5 * time.Minute
+
+	// MaxRedirects is the most redirects one request follows.
+	MaxRedirects = 10
 
 	// MaxBlockSize is the largest value WithBlockSize accepts.
 	MaxBlockSize = 16 << 20
@@ -54,6 +71,8 @@ type config struct {
 	cache   int
 	retries int
 	backoff time.Duration // first retry's delay, doubled on each retry
+	idle    time.Duration
+	request time.Duration
 }
 
 func newConfig(opts []Option) (config, error) {
@@ -64,6 +83,8 @@ func newConfig(opts []Option) (config, error) {
 		cache:   DefaultCacheSize,
 		retries: DefaultRetries,
 		backoff: 50 * time.Millisecond,
+		idle:    DefaultIdleTimeout,
+		request: DefaultRequestTimeout,
 	}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
@@ -87,7 +108,10 @@ func optionError(option string, value any, want string) error {
 
 // WithClient sets the HTTP client that sends the requests (default
 // http.DefaultClient). Its Transport's connections stay the client's:
-// File.Close does not close them. c must not be nil.
+// File.Close does not close them. c must not be nil. The File uses a copy
+// of c whose CheckRedirect applies the package's rules on redirects (see
+// the package doc) before c's own CheckRedirect, if any; c's Timeout, if
+// set, bounds each request besides the File's timeouts.
 func WithClient(c *http.Client) Option {
 	return func(cfg *config) error {
 		if c == nil {
@@ -135,16 +159,49 @@ func WithCacheSize(n int) Option {
 	}
 }
 
-// WithRetries sets how many times a request that failed with a 5xx status
-// or a connection error is retried (DefaultRetries), between 0 and
-// MaxRetries. Retries wait 50 ms, then twice as long each time, and end
-// early when the context is done.
+// WithRetries sets how many times a request that failed with a 5xx
+// status (but 501 and 505), a 408 or 429, a connection error or a body cut
+// short is retried (DefaultRetries), between 0 and MaxRetries. Retries
+// wait 50 ms, then twice as long each time, or the answer's Retry-After if
+// longer. They end early when the context is done, and all of them count
+// against the request timeout (WithRequestTimeout): a retry whose wait
+// would pass it is not made.
 func WithRetries(n int) Option {
 	return func(c *config) error {
 		if n < 0 || n > MaxRetries {
 			return optionError("WithRetries", n, fmt.Sprintf("outside [0, %d]", MaxRetries))
 		}
 		c.retries = n
+		return nil
+	}
+}
+
+// WithIdleTimeout sets how long the server may stay silent during a
+// request (DefaultIdleTimeout): from sending the request to its answer's
+// headers, and between two reads of its body that return bytes. A request
+// that stays silent longer fails with ErrTimeout and is not retried. d must
+// be positive.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return optionError("WithIdleTimeout", d, "not positive")
+		}
+		c.idle = d
+		return nil
+	}
+}
+
+// WithRequestTimeout sets the most time the fetch of one range may take
+// (DefaultRequestTimeout): its requests' headers and bodies, its retries
+// and the waits before them. A fetch that takes longer fails with
+// ErrTimeout; a server that sends its body a byte at a time, which the
+// idle timeout does not catch, fails that way. d must be positive.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return optionError("WithRequestTimeout", d, "not positive")
+		}
+		c.request = d
 		return nil
 	}
 }

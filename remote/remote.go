@@ -29,45 +29,87 @@
 // ones included, as http.NewRequestWithContext does: io.ReaderAt has no
 // context parameter. Use a context that lives as long as the File (with a
 // deadline if the whole use must end by then); Close ends the requests in
-// flight.
+// flight. Each fetch of a range also has two timeouts of its own (see
+// Timeouts under Security).
+//
+// # Redirects
+//
+// The first request may be redirected (MaxRedirects at most, to http or
+// https URLs, never from https to http); the URL that answers it is
+// pinned, and every later request goes to it directly, with the user and
+// password of the URL given to Open if it has the same origin. A later
+// request may be redirected within that origin (scheme, host and port),
+// but a redirect to another origin is refused with ErrRedirect: the
+// ranges of one File must come from one place, whose answers the pinned
+// validator vouches for, and not from wherever a server's redirect points
+// to at the time. A client's own CheckRedirect (WithClient) is called
+// after these rules.
 //
 // # Consistency
 //
 // The file must not change under a reader. Open pins the validator of its
 // first answer: its ETag if strong, else its Last-Modified date. Every later
-// request carries it in If-Range and If-Match (or If-Unmodified-Since). A
-// 200 answer to such a request, a 412, a 416, a 206 whose ETag or
-// Last-Modified differs from the pinned one, or one whose Content-Range
-// gives another total size is an error matching ErrChanged: the File never
-// returns bytes of two versions of the file mixed. A server that gives
-// neither a strong ETag nor a Last-Modified date leaves only the weaker
-// check of the size (and of a weak ETag if any, compared when the answer
-// carries one): a change that keeps the size is not detected.
+// request carries it in If-Range and If-Match (or If-Unmodified-Since), and
+// every later 206 must carry it back, the same (RFC 9110 §15.3.7.3: parts
+// combine only under the same strong validator), and state the total size
+// in its Content-Range, the same. A 200 answer to such a request, a 412, a
+// 416, or a 206 whose validator is missing or differs (a weak ETag where a
+// strong one was pinned differs), or whose Content-Range gives another
+// total size or none ("*"), is an error matching ErrChanged, and no byte of
+// it is returned or cached: the File never returns bytes of two versions
+// of the file mixed. A Last-Modified date is taken as the validator as
+// given, although a date is strong only if the file did not change twice
+// within its second. A server that gives neither a strong ETag nor a
+// Last-Modified date leaves only the weaker check of the size (and of a
+// weak ETag, compared when an answer carries one): a change that keeps the
+// size is not detected.
 //
 // # Errors
 //
-// Every error of a request is an *Error naming the URL (its password
-// removed) and the byte range. A 404 or 410 matches fs.ErrNotExist, a 401
-// or 403 fs.ErrPermission; other 4xx answers are errors, not retried. 5xx
-// answers, failed connections and bodies cut short are retried
-// (DefaultRetries, WithRetries) with a doubling delay; a body still short
-// then matches io.ErrUnexpectedEOF. A server that answers a Range request
-// with the whole file (200) is refused with ErrNoRange rather than
-// downloaded whole: a file larger than the head is not read that way. A 206
-// whose Content-Range does not match the request is ErrProtocol.
+// Every error of a request is an *Error naming the URL given to Open (its
+// password removed) and the byte range. A 404 or 410 matches
+// fs.ErrNotExist, a 401 or 403 fs.ErrPermission; other 4xx answers but 408
+// and 429 are errors, not retried, as are refused redirects (ErrRedirect),
+// certificates that do not verify, timeouts (ErrTimeout) and protocol
+// errors (ErrProtocol). 5xx answers (but 501 and 505), 408 and 429, failed
+// connections and bodies cut short are retried (DefaultRetries,
+// WithRetries) with a doubling delay, or the answer's Retry-After if
+// longer, all within the request timeout; a body still short then matches
+// io.ErrUnexpectedEOF. A server that answers a Range request with the
+// whole file (200) is refused with ErrNoRange rather than downloaded whole:
+// a file larger than the head is not read that way. A 206 whose
+// Content-Range does not match the request, or whose body is coded
+// (Content-Encoding other than identity), is ErrProtocol.
 //
 // # Security
 //
 // The server is not trusted. Limits: the head, each block and each
 // read-ahead window are bounded by the options (the read-ahead by a
 // quarter of the cache), the cache by WithCacheSize, retries by
-// WithRetries (MaxRetries at most). A hostile or broken server can:
+// WithRetries (MaxRetries at most), redirects by MaxRedirects, the time of
+// every request by the timeouts below. A hostile or broken server can:
 //
 //   - serve wrong bytes: the BPX checksums and the decoders' limits of the
 //     packages reading the File still apply, as to a local file;
-//   - fail requests or stall: errors, bounded retries, and the context's
-//     deadline end every request (there is no timeout of the package's
-//     own; give the context a deadline or the client a Timeout).
+//   - serve parts of two versions: refused with ErrChanged when a
+//     validator was pinned (see Consistency);
+//   - redirect: loops, other schemes and downgrades to http are refused
+//     at once, and after Open so is any other origin (see Redirects);
+//   - fail requests: errors, and retries only of what may change when
+//     asked again;
+//   - stall or trickle: see Timeouts.
+//
+// Timeouts: a request fails with ErrTimeout, and is not retried, when the
+// server stays silent for the idle timeout (DefaultIdleTimeout, 30 s,
+// WithIdleTimeout): from the request to its answer's headers, or between
+// two reads of its body. The fetch of one range, its retries and the waits
+// before them included, fails with ErrTimeout when it takes longer than
+// the request timeout (DefaultRequestTimeout, 5 min, WithRequestTimeout),
+// which catches a body sent a byte at a time; a retry whose wait would
+// pass it is not made. A silent server thus fails a read after the idle
+// timeout, a trickling one after the request timeout, each once, whatever
+// the retries. The context given to Open, and the client's own Timeout,
+// if any, bound the requests too.
 //
 // It cannot make the File hold more than the cache (cached blocks are
 // copies, never slices of a larger buffer), the read-ahead windows in
@@ -75,7 +117,8 @@
 // asked for plus two blocks: a body is read into a buffer sized by the
 // request, never by the server's headers, and at most one byte past the
 // range is read (to detect an overlong body). Answers are never
-// decompressed (the requests ask for the identity encoding).
+// decompressed: the requests ask for the identity encoding, and a coded
+// answer is an error.
 package remote
 
 import (
@@ -88,7 +131,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 )
@@ -105,8 +147,20 @@ var (
 
 	// ErrProtocol means an answer broke HTTP's rules for range requests:
 	// a missing or malformed Content-Range, one that does not match the
-	// request, or a body longer than its range.
+	// request, a body longer than its range, or a body coded (a
+	// Content-Encoding other than identity) although the request asked
+	// for the identity.
 	ErrProtocol = errors.New("remote: protocol error")
+
+	// ErrRedirect means a redirect was refused: more than MaxRedirects, to
+	// a scheme other than http and https, from https to http, or, after
+	// Open, to another origin than the URL Open pinned.
+	ErrRedirect = errors.New("remote: redirect refused")
+
+	// ErrTimeout means a request ran out of time: the server stayed silent
+	// for the idle timeout (WithIdleTimeout), or the fetch of a range took
+	// longer than the request timeout (WithRequestTimeout).
+	ErrTimeout = errors.New("remote: timeout")
 )
 
 // Error is the error of a request: the URL, the byte range [Off, End) it
@@ -131,9 +185,12 @@ type File struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	cfg    config
-	url    string // for requests
-	name   string // for errors
+	client *http.Client // cfg.client with f's CheckRedirect
+	url    string       // for requests: the first answer's URL once pinned
+	name   string       // for errors: the URL given to Open
 	size   int64
+	final  *url.URL // the URL that answered the head request
+	pinned bool     // url is the first answer's: redirects stay in its origin
 
 	etag     string // strong ETag sent in If-Range and If-Match
 	lastMod  string // Last-Modified, the validator when there is no strong ETag
@@ -196,11 +253,14 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
 		blocks: make(map[int64]*list.Element), inflight: make(map[int64]*call),
 		maxBlocks: cfg.cache / cfg.block,
 	}
+	f.client = f.withRedirectRules(cfg.client)
 	head, err := f.get(0, int64(cfg.head), true)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
+	f.pinURL(u, f.final)
+	f.pinned = true
 	bs := int64(cfg.block)
 	for i := int64(0); i*bs < int64(len(head)); i++ {
 		f.put(i, bytes.Clone(head[i*bs:min((i+1)*bs, int64(len(head)))]))
@@ -481,13 +541,19 @@ func (f *File) prefetch(runs []*call) {
 	f.mu.Unlock()
 }
 
-// get fetches the bytes [off, end) with retries. For the head request
-// (head set) it learns the size and pins the validator, and accepts a file
-// shorter than end.
+// get fetches the bytes [off, end) with retries, within the request
+// timeout. For the head request (head set) it learns the size and pins the
+// validator, and accepts a file shorter than end.
 func (f *File) get(off, end int64, head bool) ([]byte, error) {
+	ctx, cancel := context.WithTimeoutCause(f.ctx, f.cfg.request,
+		fmt.Errorf("%w: not done within %v (request timeout)", ErrTimeout, f.cfg.request))
+	defer cancel()
+	fail := func(status int, err error) ([]byte, error) {
+		return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: err}
+	}
 	delay := f.cfg.backoff
 	for attempt := 0; ; attempt++ {
-		data, status, retry, err := f.try(off, end, head)
+		data, status, retry, err := f.try(ctx, off, end, head)
 		if err == nil {
 			return data, nil
 		}
@@ -495,29 +561,59 @@ func (f *File) get(off, end int64, head bool) ([]byte, error) {
 			if !errors.Is(err, cerr) {
 				err = fmt.Errorf("%w: %w", cerr, err)
 			}
-			retry = false
+			return fail(status, err)
 		}
 		if !retry || attempt >= f.cfg.retries {
 			if retry && attempt > 0 {
 				err = fmt.Errorf("%w (after %d retries)", err, attempt)
 			}
-			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: err}
+			return fail(status, err)
 		}
-		t := time.NewTimer(delay)
+		wait := delay
+		if se := (*statusError)(nil); errors.As(err, &se) {
+			wait = max(wait, se.after)
+		}
+		if deadline, _ := ctx.Deadline(); time.Until(deadline) < wait {
+			return fail(status, fmt.Errorf("%w (after %d retries; %w: the next, in %v, would pass the request timeout %v)",
+				err, attempt, ErrTimeout, wait, f.cfg.request))
+		}
+		t := time.NewTimer(wait)
 		select {
-		case <-f.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
-			return nil, &Error{URL: f.name, Off: off, End: end, Status: status, Err: fmt.Errorf("%w (while waiting to retry: %v)", f.ctx.Err(), err)}
+			return fail(status, fmt.Errorf("%w (while waiting to retry: %v)", context.Cause(ctx), err))
 		case <-t.C:
 		}
 		delay *= 2
 	}
 }
 
-// try sends one request for [off, end) and reports whether its failure may
-// be retried.
-func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bool, err error) {
-	req, err := http.NewRequestWithContext(f.ctx, http.MethodGet, f.url, nil)
+// try sends one request for [off, end), ended by the idle timeout if the
+// server stays silent, and reports whether its failure may be retried: a
+// request that timed out may not.
+func (f *File) try(ctx context.Context, off, end int64, head bool) (data []byte, status int, retry bool, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(f.cfg.idle, func() {
+		cancel(fmt.Errorf("%w: no byte for %v (idle timeout)", ErrTimeout, f.cfg.idle))
+	})
+	defer idle.Stop()
+	data, status, retry, err = f.do(ctx, idle, off, end, head)
+	if err != nil && ctx.Err() != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, ErrTimeout) {
+			retry = false
+			if !errors.Is(err, ErrTimeout) {
+				err = fmt.Errorf("%w (%v)", cause, err)
+			}
+		}
+	}
+	return data, status, retry, err
+}
+
+// do sends one request for [off, end) and reads its answer, resetting the
+// timer idle on each sign of the server's life.
+func (f *File) do(ctx context.Context, idle *time.Timer, off, end int64, head bool) (data []byte, status int, retry bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.url, nil)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -538,13 +634,22 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 	f.mu.Lock()
 	f.stats.Requests++
 	f.mu.Unlock()
-	resp, err := f.cfg.client.Do(req)
+	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, 0, true, err
+		return nil, 0, !permanent(err), err
 	}
 	defer resp.Body.Close()
+	idle.Reset(f.cfg.idle)
+	if head {
+		f.final = resp.Request.URL
+	}
 	status = resp.StatusCode
 	h := resp.Header
+	if status == http.StatusPartialContent || status == http.StatusOK {
+		if err := identity(h); err != nil {
+			return nil, status, false, err
+		}
+	}
 	switch {
 	case status == http.StatusPartialContent:
 		first, last, total, err := parseContentRange(h.Get("Content-Range"))
@@ -556,8 +661,8 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 				return nil, status, false, fmt.Errorf("%w: Content-Range %q gives no size", ErrProtocol, h.Get("Content-Range"))
 			}
 			end = min(end, total)
-		} else if total >= 0 && total != f.size {
-			return nil, status, false, fmt.Errorf("%w: size %d, was %d", ErrChanged, total, f.size)
+		} else if err := f.same(h, total); err != nil {
+			return nil, status, false, err
 		}
 		if first != off || last != end-1 {
 			return nil, status, false, fmt.Errorf("%w: Content-Range %q for bytes %d-%d", ErrProtocol, h.Get("Content-Range"), off, end-1)
@@ -565,20 +670,18 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 		if head {
 			f.pin(h)
 			f.size = total
-		} else if err := f.same(h); err != nil {
-			return nil, status, false, err
 		}
 		if resp.ContentLength >= 0 && resp.ContentLength != end-off {
 			return nil, status, false, fmt.Errorf("%w: Content-Length %d for %d bytes", ErrProtocol, resp.ContentLength, end-off)
 		}
-		data, err = f.body(resp.Body, end-off, false)
+		data, err = f.body(resp.Body, end-off, false, idle)
 		return data, status, !errors.Is(err, ErrProtocol), err
 	case status == http.StatusOK && head:
 		// A whole small file is fine; a large one means no Range support.
 		if resp.ContentLength > end {
 			return nil, status, false, fmt.Errorf("%w: 200 with %d bytes", ErrNoRange, resp.ContentLength)
 		}
-		data, err = f.body(resp.Body, end, true)
+		data, err = f.body(resp.Body, end, true, idle)
 		if err != nil {
 			return nil, status, !errors.Is(err, ErrNoRange), err
 		}
@@ -608,18 +711,31 @@ func (f *File) try(off, end int64, head bool) (data []byte, status int, retry bo
 		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrNotExist)
 	case status == http.StatusUnauthorized, status == http.StatusForbidden:
 		return nil, status, false, fmt.Errorf("%s: %w", resp.Status, fs.ErrPermission)
-	case status >= 500:
-		return nil, status, true, errors.New(resp.Status)
+	case transient(status):
+		return nil, status, true, &statusError{resp.Status, retryAfter(h)}
 	default:
 		return nil, status, false, fmt.Errorf("unexpected status %s", resp.Status)
 	}
 }
 
-// body reads n bytes of r, and checks that nothing follows. With upTo,
-// fewer bytes are fine and more mean ErrNoRange.
-func (f *File) body(r io.Reader, n int64, upTo bool) ([]byte, error) {
+// body reads n bytes of r, and checks that nothing follows, resetting the
+// timer idle after each read that returns bytes. With upTo, fewer bytes
+// are fine and more mean ErrNoRange.
+func (f *File) body(r io.Reader, n int64, upTo bool, idle *time.Timer) ([]byte, error) {
 	buf := make([]byte, n+1)
-	got, err := io.ReadFull(r, buf)
+	got := 0
+	var err error
+	for got < len(buf) && err == nil {
+		var m int
+		m, err = r.Read(buf[got:])
+		if m > 0 {
+			got += m
+			idle.Reset(f.cfg.idle)
+		}
+	}
+	if err == io.EOF && got > 0 && got < len(buf) {
+		err = io.ErrUnexpectedEOF // as io.ReadFull
+	}
 	f.mu.Lock()
 	f.stats.Bytes += int64(got)
 	f.mu.Unlock()
@@ -636,41 +752,4 @@ func (f *File) body(r io.Reader, n int64, upTo bool) ([]byte, error) {
 		return nil, fmt.Errorf("body after %d bytes: %w", got, err)
 	}
 	return nil, fmt.Errorf("short body: %d of %d bytes: %w", got, n, io.ErrUnexpectedEOF)
-}
-
-// pin records the validators of the first answer.
-func (f *File) pin(h http.Header) {
-	etag := h.Get("ETag")
-	switch {
-	case strings.HasPrefix(etag, `"`):
-		f.etag = etag
-	case strings.HasPrefix(etag, `W/`):
-		f.weakETag = etag
-	}
-	if f.etag == "" {
-		f.lastMod = h.Get("Last-Modified")
-	}
-}
-
-// same checks an answer's validators against the pinned ones.
-func (f *File) same(h http.Header) error {
-	etag := h.Get("ETag")
-	switch {
-	case etag != "" && f.etag != "" && etag != f.etag:
-		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.etag)
-	case etag != "" && f.etag == "" && f.weakETag != "" && etag != f.weakETag:
-		return fmt.Errorf("%w: ETag %s, was %s", ErrChanged, etag, f.weakETag)
-	}
-	if lm := h.Get("Last-Modified"); lm != "" && f.lastMod != "" && lm != f.lastMod {
-		return fmt.Errorf("%w: Last-Modified %s, was %s", ErrChanged, lm, f.lastMod)
-	}
-	return nil
-}
-
-// unchanged reports whether an answer carries the pinned validator.
-func (f *File) unchanged(h http.Header) bool {
-	if f.etag != "" {
-		return h.Get("ETag") == f.etag
-	}
-	return f.lastMod != "" && h.Get("Last-Modified") == f.lastMod
 }

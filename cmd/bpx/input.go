@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gobpx/bpx"
@@ -21,21 +19,21 @@ func isURL(name string) bool {
 	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
 }
 
-// remoteClient returns the client that sends the requests for URLs: the
-// default transport's settings, and a server that accepts the connection
-// but never answers fails after a minute instead of hanging. Made on first
-// use: local files need none of it.
-var remoteClient = sync.OnceValue(func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = time.Minute
-	return &http.Client{Transport: t}
-})
+// The timeouts of the requests for URLs: a server that stays silent for
+// half a minute, or whose answer to one request is not done within a
+// minute (a server sending its body a byte at a time), fails the command,
+// instead of hanging it. Variables for the tests.
+var (
+	remoteIdleTimeout    = 30 * time.Second
+	remoteRequestTimeout = time.Minute
+)
 
 // openInput opens the file name, or reads the http(s) URL name with range
 // requests. Closing it with close releases either.
 func openInput(name string) (r io.ReaderAt, size int64, close func() error, err error) {
 	if isURL(name) {
-		f, err := remote.Open(context.Background(), name, remote.WithClient(remoteClient()))
+		f, err := remote.Open(context.Background(), name,
+			remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout))
 		if err != nil {
 			return nil, 0, nil, err
 		}

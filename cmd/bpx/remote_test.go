@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestURLs runs every command that reads a file on a URL of a loopback
@@ -99,4 +101,54 @@ func TestURLs(t *testing.T) {
 		t.Errorf("ls of a missing URL: %+v", r)
 	}
 	checkOneLineError(t, r)
+}
+
+// TestURLStalls checks that a server that stalls after its headers, or
+// sends its body a byte at a time, fails the command with one line naming
+// the timeout (issue 23, finding 5): the timeouts the CLI sets reach the
+// requests. They are shortened here; the outer bound of a minute only ends
+// the test if they do not work.
+func TestURLStalls(t *testing.T) {
+	idle, req := remoteIdleTimeout, remoteRequestTimeout
+	t.Cleanup(func() { remoteIdleTimeout, remoteRequestTimeout = idle, req })
+	remoteIdleTimeout, remoteRequestTimeout = 200*time.Millisecond, 400*time.Millisecond
+	for _, tc := range []struct {
+		name string
+		gap  time.Duration // between the body's bytes; 0: none sent
+		want string
+	}{{"silent-after-headers", 0, "idle timeout"}, {"trickle", 20 * time.Millisecond, "request timeout"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var a, b int
+				fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &a, &b)
+				w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", a, b, 1<<30))
+				w.Header().Set("Content-Length", fmt.Sprint(b-a+1))
+				w.WriteHeader(http.StatusPartialContent)
+				w.(http.Flusher).Flush()
+				for tc.gap > 0 {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(tc.gap):
+					}
+					w.Write([]byte{0})
+					w.(http.Flusher).Flush()
+				}
+				<-r.Context().Done()
+			}))
+			defer srv.Close()
+			done := make(chan result, 1)
+			go func() { done <- runBPX(t, nil, "info", srv.URL+"/p.bpx") }()
+			select {
+			case r := <-done:
+				if r.Code != exitFail || !strings.Contains(r.Stderr, tc.want) || !strings.Contains(r.Stderr, srv.URL) {
+					t.Errorf("info of a stalling server: %+v", r)
+				}
+				checkOneLineError(t, r)
+			case <-time.After(time.Minute):
+				srv.CloseClientConnections() // or Close waits for the handler
+				t.Fatal("info of a stalling server still running after a minute")
+			}
+		})
+	}
 }
