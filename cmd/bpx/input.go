@@ -20,12 +20,15 @@ func isURL(name string) bool {
 }
 
 // The timeouts of the requests for URLs: a server that stays silent for
-// half a minute, or whose answer to one request is not done within a
-// minute (a server sending its body a byte at a time), fails the command,
-// instead of hanging it. Variables for the tests.
+// half a minute fails the command instead of hanging it, and so does one
+// whose answer to one request (at most a few MiB: a block, the head or a
+// read-ahead window) is not done within five minutes, such as a server
+// sending its body a byte at a time. Five minutes, not one, so that a slow
+// but working link (15 KB/s) still reads a read-ahead window. Variables
+// for the tests.
 var (
 	remoteIdleTimeout    = 30 * time.Second
-	remoteRequestTimeout = time.Minute
+	remoteRequestTimeout = 5 * time.Minute
 )
 
 // openInput opens the file name, or reads the http(s) URL name with range
