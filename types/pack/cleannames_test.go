@@ -171,7 +171,7 @@ func TestMaxPathLength(t *testing.T) {
 		t.Error("a name beyond the limit: still path-ordered")
 	}
 	bad := p.InvalidPaths()
-	if len(bad) != 1 || !strings.Contains(bad[1], "WithMaxPathLength") {
+	if len(bad) != 1 || !strings.Contains(bad[1], "path length limit") {
 		t.Errorf("InvalidPaths = %v, want object 1", bad)
 	}
 	var seen []string

@@ -84,7 +84,7 @@ func buildIndex(objs []Object, maxLen int) *fsIndex {
 
 // errPathTooLong is why a name longer than the WithMaxPathLength limit is
 // not in the tree.
-const errPathTooLong = "longer than the path length limit (WithMaxPathLength)"
+const errPathTooLong = "longer than the path length limit"
 
 // keyedEntry is an entry before grouping: its directory's number and the
 // object index, or -1-n for directory number n. Keeping it small matters:
