@@ -14,10 +14,10 @@ import (
 // Bounds of the listings (see the package doc's Security section): the
 // bytes of all cached listings, of one listing being built, the number of
 // cached listings, and how many listings are built at once. A listing
-// larger than the cache is not kept. A listing's
-// bytes are its entries (entrySize each) and the names it owns; names
-// shared with a package's object names (every listing but the deep
-// listing of a stack, whose paths are joined) are not counted again.
+// larger than the cache is not kept. A listing's bytes are its entries
+// (entrySize each), its key and the names it owns; names shared with a
+// package's object names (every listing but the deep listing of a stack,
+// whose paths are joined) are not counted again.
 const (
 	maxCachedBytes  = 64 << 20
 	maxListingBytes = 64 << 20
@@ -77,6 +77,7 @@ type cachedList struct {
 	err   error
 	ready bool // done is closed (read under the cache's mu)
 	used  uint64
+	cost  int64 // the listing's bytes and its key's
 }
 
 // get returns the listing of key, calling build to make it when it is not
@@ -115,10 +116,13 @@ func (c *listCache) get(ctx context.Context, key listKey, build func(*budget) (*
 		l.l, l.err = c.build(ctx, &budget{ctx: ctx, max: max, dir: key.dir}, build)
 		c.mu.Lock()
 		l.ready = true
-		if l.err != nil || l.l.bytes > maxCachedBytes {
+		if l.err == nil {
+			l.cost = l.l.bytes + int64(len(key.dir)+len(key.q))
+		}
+		if l.err != nil || l.cost > maxCachedBytes {
 			delete(c.m, key)
 		} else {
-			c.bytes += l.l.bytes
+			c.bytes += l.cost
 			c.evict(l)
 		}
 		c.mu.Unlock()
@@ -161,7 +165,7 @@ func (c *listCache) evict(keep *cachedList) {
 			return
 		}
 		delete(c.m, oldKey)
-		c.bytes -= old.l.bytes
+		c.bytes -= old.cost
 	}
 }
 
