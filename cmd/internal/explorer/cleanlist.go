@@ -17,7 +17,10 @@ import (
 // million objects from building the package's whole index and a
 // fs.DirEntry per object (about 3x faster, measured by
 // BenchmarkList1000Cold). Packages that are not in path order, or whose
-// names are not all valid paths, take the fs.FS way.
+// names are not all valid paths, take the fs.FS way, except for deep
+// listings: every object of a valid path below the directory, from the
+// object table, so that the listing shares the objects' names instead of
+// joining paths as fs.WalkDir does.
 
 // packageDir returns the file whose package's objects dir lies in, and
 // dir inside it, when the tree shows the package as it is (not in a
