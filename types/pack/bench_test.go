@@ -349,6 +349,6 @@ func BenchmarkBuildIndex(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		buildIndex(p.objects)
+		buildIndex(p.objects, 0)
 	}
 }

@@ -12,11 +12,12 @@ import (
 // can repeat, and the names inside a directory D ("D/...") immediately
 // follow D, so a file that is also a directory shows in the next name.
 // False means "not proven": the index then finds what is wrong, if
-// anything.
-func cleanNames(objs []Object) bool {
+// anything. A name longer than maxLen bytes (when maxLen > 0, see
+// WithMaxPathLength) is not clean either.
+func cleanNames(objs []Object, maxLen int) bool {
 	for i := range objs {
 		name := objs[i].Name
-		if objs[i].NameErr != nil || name == "" || name == "." || !fs.ValidPath(name) {
+		if objs[i].NameErr != nil || name == "" || name == "." || !fs.ValidPath(name) || tooLong(name, maxLen) {
 			return false
 		}
 		if i == 0 {
@@ -32,6 +33,10 @@ func cleanNames(objs []Object) bool {
 	}
 	return true
 }
+
+// tooLong reports whether name is longer than maxLen bytes, when maxLen
+// is a limit (> 0).
+func tooLong(name string, maxLen int) bool { return maxLen > 0 && len(name) > maxLen }
 
 // cmpPath compares like strings.Compare except that '/' sorts before
 // every other byte, so that a directory's contents come right after it:
@@ -73,7 +78,7 @@ func (p *Package) PathOrdered() bool { return p.isClean() }
 // isClean reports whether cleanNames holds for the package, computing it
 // once.
 func (p *Package) isClean() bool {
-	p.cleanOnce.Do(func() { p.clean = cleanNames(p.objects) })
+	p.cleanOnce.Do(func() { p.clean = cleanNames(p.objects, p.cfg.maxPathLen) })
 	return p.clean
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -33,7 +34,7 @@ func TestCleanNamesWalkOrder(t *testing.T) {
 		"a/b/c": {}, "a/b-c": {}, "a/b.txt": {}, "a/ba/x": {}, "a-b": {}, "z": {},
 	}
 	p := openBytes(t, pkgBytes(t, m))
-	if !cleanNames(p.Objects()) {
+	if !cleanNames(p.Objects(), 0) {
 		var names []string
 		for _, o := range p.Objects() {
 			names = append(names, o.Name)
@@ -65,14 +66,14 @@ func TestCleanNamesAgreesWithIndex(t *testing.T) {
 		for i, n := range c.names {
 			objs[i] = Object{Index: i, Name: n}
 		}
-		if got := cleanNames(objs); got != c.clean {
+		if got := cleanNames(objs, 0); got != c.clean {
 			t.Errorf("cleanNames(%q) = %v, want %v", c.names, got, c.clean)
 		}
-		if bad := buildIndex(objs).bad; cleanNames(objs) && len(bad) != 0 {
+		if bad := buildIndex(objs, 0).bad; cleanNames(objs, 0) && len(bad) != 0 {
 			t.Errorf("%q: clean, but the index finds %v", c.names, bad)
 		}
 		p := &Package{objects: objs}
-		want := buildIndex(objs).bad
+		want := buildIndex(objs, 0).bad
 		if got := p.InvalidPaths(); !maps.Equal(got, want) {
 			t.Errorf("%q: InvalidPaths = %v, index %v", c.names, got, want)
 		}
@@ -153,5 +154,44 @@ func TestPathOrdered(t *testing.T) {
 	}
 	if ComparePaths("a/b", "a-b") >= 0 || ComparePaths("a-b", "a/b") <= 0 || ComparePaths("x", "x") != 0 {
 		t.Error("ComparePaths does not sort '/' first")
+	}
+}
+
+// TestMaxPathLength: with WithMaxPathLength, a longer name is an invalid
+// path (listed by InvalidPaths, not in the tree, nor are the directories
+// only it implies), still readable by index; without it, it is a path.
+func TestMaxPathLength(t *testing.T) {
+	long := "d/" + strings.Repeat("x", 200)
+	b := pkgBytes(t, fstest.MapFS{"a": {Data: []byte("a")}, long: {Data: []byte("long")}, "z": {}})
+	if p := openBytes(t, b); !p.PathOrdered() || len(p.InvalidPaths()) != 0 {
+		t.Fatalf("without the option: ordered %v, invalid %v", p.PathOrdered(), p.InvalidPaths())
+	}
+	p := openBytes(t, b, WithMaxPathLength(len(long)-1))
+	if p.PathOrdered() {
+		t.Error("a name beyond the limit: still path-ordered")
+	}
+	bad := p.InvalidPaths()
+	if len(bad) != 1 || !strings.Contains(bad[1], "path length limit") {
+		t.Errorf("InvalidPaths = %v, want object 1", bad)
+	}
+	var seen []string
+	fs.WalkDir(p, ".", func(name string, d fs.DirEntry, err error) error {
+		seen = append(seen, name)
+		return err
+	})
+	if strings.Join(seen, " ") != ". a z" {
+		t.Errorf("tree %q, want . a z", seen)
+	}
+	if _, err := p.Stat(long); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat of the long name: %v", err)
+	}
+	if data, err := p.ReadObject(1); err != nil || string(data) != "long" {
+		t.Errorf("ReadObject(1) = %q, %v", data, err)
+	}
+	if p := openBytes(t, b, WithMaxPathLength(len(long))); !p.PathOrdered() {
+		t.Error("a name at the limit is not a path")
+	}
+	if _, err := NewReader(bytes.NewReader(b), int64(len(b)), WithMaxPathLength(0)); err == nil {
+		t.Error("WithMaxPathLength(0) accepted")
 	}
 }

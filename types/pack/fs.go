@@ -12,7 +12,8 @@ import (
 
 // InvalidPaths returns the objects that the fs.FS view leaves out and
 // Unpack refuses, with the reason: names that are not valid relative fs
-// paths, duplicates, and files that are also directories.
+// paths, duplicates, files that are also directories, and names longer
+// than WithMaxPathLength.
 //
 // Packages written in path order (as Writer.AddFS writes them) are checked
 // in one pass without building the directory tree, which keeps "bpx ls"

@@ -52,11 +52,13 @@ func split(name string) (dir, elem string) {
 
 // index builds the tree on first use.
 func (p *Package) index() *fsIndex {
-	p.idxOnce.Do(func() { p.idx = buildIndex(p.objects) })
+	p.idxOnce.Do(func() { p.idx = buildIndex(p.objects, p.cfg.maxPathLen) })
 	return p.idx
 }
 
-func buildIndex(objs []Object) *fsIndex {
+// buildIndex builds the tree of objs; names longer than maxLen bytes
+// (when maxLen > 0) are left out.
+func buildIndex(objs []Object, maxLen int) *fsIndex {
 	ix := &fsIndex{bad: map[int]string{}, dirs: map[dirKey]int32{}}
 	b := indexBuilder{ix: ix, objs: objs, paths: []string{"."}}
 	b.ents = make([]keyedEntry, 0, len(objs)+len(objs)/8+1)
@@ -69,6 +71,9 @@ func buildIndex(objs []Object) *fsIndex {
 		case o.Name == "" || o.Name == "." || !fs.ValidPath(o.Name):
 			ix.bad[i] = "not a valid relative path (empty, absolute, \"..\", \".\" or a trailing slash)"
 			continue
+		case tooLong(o.Name, maxLen):
+			ix.bad[i] = errPathTooLong
+			continue
 		}
 		dir, _ := split(o.Name)
 		b.ents = append(b.ents, keyedEntry{b.dirID(dir), i})
@@ -76,6 +81,10 @@ func buildIndex(objs []Object) *fsIndex {
 	b.group()
 	return ix
 }
+
+// errPathTooLong is why a name longer than the WithMaxPathLength limit is
+// not in the tree.
+const errPathTooLong = "longer than the path length limit"
 
 // keyedEntry is an entry before grouping: its directory's number and the
 // object index, or -1-n for directory number n. Keeping it small matters:

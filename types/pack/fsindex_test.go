@@ -68,7 +68,7 @@ func TestIndexDeepName(t *testing.T) {
 	const depth = 300000
 	name := strings.Repeat("d/", depth) + "f"
 	objs := []Object{{Name: name}, {Name: "d/d/g"}}
-	ix := buildIndex(objs)
+	ix := buildIndex(objs, 0)
 	if len(ix.bad) != 0 {
 		t.Fatalf("bad: %v", ix.bad)
 	}

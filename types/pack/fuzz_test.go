@@ -42,7 +42,7 @@ func FuzzPackage(f *testing.F) {
 			}
 			return
 		}
-		if cleanNames(p.Objects()) {
+		if cleanNames(p.Objects(), 0) {
 			if len(p.index().bad) != 0 {
 				t.Fatalf("names pass the one-pass check, but the index finds %v", p.index().bad)
 			}

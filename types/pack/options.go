@@ -25,6 +25,7 @@ type config struct {
 	cacheSize     int64
 	maxObjects    int
 	ignoreTypeExt bool
+	maxPathLen    int // 0: no limit
 	bpxOpts       []bpx.Option
 }
 
@@ -62,6 +63,23 @@ func WithMaxObjects(n int) Option {
 			return optionError("WithMaxObjects", n, "negative count")
 		}
 		c.maxObjects = n
+		return nil
+	}
+}
+
+// WithMaxPathLength leaves objects whose names are longer than n bytes
+// out of the fs.FS view, as it leaves out names that are not valid paths:
+// InvalidPaths lists them, and they stay available through Objects,
+// OpenObject and ReadObject. Programs that show the tree to people (an
+// explorer) use it, so that a hostile name of megabytes is never a path
+// of the tree. By default names of any length are paths. n must be
+// positive.
+func WithMaxPathLength(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return optionError("WithMaxPathLength", n, "not positive")
+		}
+		c.maxPathLen = n
 		return nil
 	}
 }

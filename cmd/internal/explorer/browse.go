@@ -7,7 +7,7 @@ import (
 
 // browseRoutes registers the endpoints of the tree and the containers:
 // /raw/, /api/files, /api/list, /api/invalid, /api/object,
-// /api/container, /api/verify and /api/section.
+// /api/container, /api/sections, /api/verify and /api/section.
 func (s *Server) browseRoutes() {
 	s.mux.HandleFunc("GET /raw/{path...}", s.serveRaw)
 	s.mux.HandleFunc("GET /api/files", s.serveFiles)
@@ -15,6 +15,7 @@ func (s *Server) browseRoutes() {
 	s.mux.HandleFunc("GET /api/invalid", s.serveInvalid)
 	s.mux.HandleFunc("GET /api/object", s.serveObject)
 	s.mux.HandleFunc("GET /api/container", s.serveContainer)
+	s.mux.HandleFunc("GET /api/sections", s.serveSections)
 	s.mux.HandleFunc("GET /api/verify", s.serveVerify)
 	s.mux.HandleFunc("GET /api/section", s.serveSection)
 }

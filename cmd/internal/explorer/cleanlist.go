@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -16,26 +17,30 @@ import (
 // million objects from building the package's whole index and a
 // fs.DirEntry per object (about 3x faster, measured by
 // BenchmarkList1000Cold). Packages that are not in path order, or whose
-// names are not all valid paths, take the fs.FS way.
+// names are not all valid paths, take the fs.FS way, except for deep
+// listings: every object of a valid path below the directory, from the
+// object table, so that the listing shares the objects' names instead of
+// joining paths as fs.WalkDir does.
 
-// packageDir returns the package whose objects dir lies in, and dir inside
-// it, when the tree shows the package as it is (not in a stack).
-func (s *Server) packageDir(dir string) (*pack.Package, string, bool) {
-	if p, ok := s.tree.FS.(*pack.Package); ok {
-		return p, dir, true
+// packageDir returns the file whose package's objects dir lies in, and
+// dir inside it, when the tree shows the package as it is (not in a
+// stack); nil otherwise.
+func (s *Server) packageDir(dir string) (*input, string) {
+	if _, ok := s.tree.FS.(*pack.Package); ok {
+		return s.files[0], dir
 	}
 	if s.tree.byLabel == nil {
-		return nil, "", false
+		return nil, ""
 	}
 	label, rest, _ := strings.Cut(dir, "/")
 	in := s.tree.byLabel[label]
 	if in == nil || in.pkg == nil {
-		return nil, "", false
+		return nil, ""
 	}
 	if rest == "" {
 		rest = "."
 	}
-	return in.pkg, rest, true
+	return in, rest
 }
 
 // objectRun returns the objects below directory dir of the path-ordered
@@ -52,14 +57,15 @@ func objectRun(p *pack.Package, dir string) ([]pack.Object, string) {
 }
 
 // cleanListing lists directory dir of p as readListing does, when p is
-// path-ordered and dir is one of its directories.
-func (s *Server) cleanListing(p *pack.Package, dir string) (*listing, bool) {
+// path-ordered and dir is one of its directories (ok). The names are
+// the objects'.
+func cleanListing(b *budget, p *pack.Package, dir string) (l *listing, ok bool, err error) {
 	if !p.PathOrdered() {
-		return nil, false
+		return nil, false, nil
 	}
 	run, prefix := objectRun(p, dir)
 	if len(run) == 0 {
-		return nil, false // no such directory, or an empty package: readListing says
+		return nil, false, nil // no such directory, or an empty package: readListing says
 	}
 	flat := true
 	for i := range run {
@@ -69,43 +75,68 @@ func (s *Server) cleanListing(p *pack.Package, dir string) (*listing, bool) {
 		}
 	}
 	if flat {
-		return &listing{run: run, prefix: prefix}, true
+		return &listing{run: run, prefix: prefix}, true, nil
 	}
-	ents := make([]listEntry, 0, len(run))
+	c := collector{b: b}
 	ndirs := 0
 	last := ""
 	for i := range run {
 		rest := run[i].Name[len(prefix):]
+		e := listEntry{name: rest, size: int64(run[i].Size)}
 		if k := strings.IndexByte(rest, '/'); k >= 0 {
-			if sub := rest[:k]; sub != last {
-				ents = append(ents, listEntry{name: sub, dir: true})
-				last = sub
-				ndirs++
+			if e = (listEntry{name: rest[:k], dir: true}); e.name == last {
+				continue
 			}
-			continue
+			last = e.name
+			ndirs++
 		}
-		ents = append(ents, listEntry{name: rest, size: int64(run[i].Size)})
+		if err := c.add(e, false); err != nil {
+			return nil, true, err
+		}
 	}
-	return &listing{ents: dirsFirst(ents, ndirs)}, true
+	return c.listing(dirsFirst(c.ents, ndirs)), true, nil
 }
 
-// cleanDeepListing is deepListing for a path-ordered package.
-func (s *Server) cleanDeepListing(p *pack.Package, dir, q string) ([]listEntry, bool) {
-	if !p.PathOrdered() {
-		return nil, false
+// packageDeepListing is deepListing for directory dir (of the tree; sub
+// in the package) of the package of in, from its object table: the
+// listing shares the objects' names. A path-ordered package lists the
+// run of objects below sub; another one every object of a valid path
+// below sub. ok is false when the tree's way must be taken.
+func (s *Server) packageDeepListing(b *budget, in *input, dir, sub, q string) (l *listing, ok bool, err error) {
+	p := in.pkg
+	objs, prefix := p.Objects(), ""
+	var bad []int // sorted
+	if p.PathOrdered() {
+		if objs, prefix = objectRun(p, sub); len(objs) == 0 {
+			return nil, false, nil // no such directory: the tree's way says
+		}
+	} else {
+		if fi, err := fs.Stat(s.tree, dir); err != nil || !fi.IsDir() {
+			return nil, false, nil
+		}
+		if sub != "." {
+			prefix = sub + "/"
+		}
+		bad = in.invalid().indexes
 	}
-	run, prefix := objectRun(p, dir)
-	if len(run) == 0 {
-		return nil, false
-	}
-	var ents []listEntry
-	for i := range run {
-		if rest := run[i].Name[len(prefix):]; containsFold(rest, q) {
-			ents = append(ents, listEntry{name: rest, size: int64(run[i].Size)})
+	c := collector{b: b}
+	for i := range objs {
+		if len(bad) > 0 && bad[0] == i {
+			bad = bad[1:]
+			continue
+		}
+		name := objs[i].Name
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		if rest := name[len(prefix):]; containsFold(rest, q) {
+			if err := c.add(listEntry{name: rest, size: int64(objs[i].Size)}, false); err != nil {
+				return nil, true, err
+			}
 		}
 	}
-	if !slices.IsSortedFunc(ents, cmpName) {
-		slices.SortFunc(ents, cmpName)
+	if !slices.IsSortedFunc(c.ents, cmpName) {
+		slices.SortFunc(c.ents, cmpName)
 	}
-	return ents, true
+	return c.listing(c.ents), true, nil
 }

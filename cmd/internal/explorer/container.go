@@ -25,7 +25,9 @@ type containerAnswer struct {
 	FileSize    uint64           `json:"fileSize"`
 	TypeExt     string           `json:"typeExt"`
 	TypeExtText string           `json:"typeExtText"`
-	Sections    []sectionJSON    `json:"sections"`
+	Sections    []sectionJSON    `json:"sections"`     // the first page (see /api/sections)
+	SectionNum  int              `json:"sectionCount"` // every section
+	SectionNext int              `json:"sectionsNext"` // where the next page starts
 	Objects     *int             `json:"objects,omitempty"`
 	DeadBytes   *uint64          `json:"deadBytes,omitempty"`
 	Shader      *describe.Shader `json:"shader,omitempty"`
@@ -58,17 +60,10 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		Name: t.name, Size: t.size, Type: describe.TypeByte(h.Type), TypeName: describe.TypeName(h.Type),
 		Version: h.Version, Checksum: h.Checksum, FileSize: h.FileSize,
 		TypeExt: hex.EncodeToString(h.TypeExt[:]), TypeExtText: describe.TypeExt(h.Type, h.TypeExt),
-		Sections: make([]sectionJSON, 0, len(t.rd.Sections)),
-		Shader:   describe.ReadShader(t.rd),
+		Shader: describe.ReadShader(t.rd),
 	}
-	names := describe.NewSectionNamer(t.rd)
-	for _, sec := range t.rd.Sections {
-		out.Sections = append(out.Sections, sectionJSON{
-			Index: sec.Index, Type: sec.Type, TypeName: names.Name(sec.Type), Flags: sec.Flags,
-			FlagNames: describe.FlagNames(sec.Flags), Pointer: sec.Pointer, CSize: sec.CSize,
-			USize: sec.USize, Checksum: sec.Checksum, View: describe.View(sec.Type),
-		})
-	}
+	out.Sections, out.SectionNext = sectionPage(t.rd, 0, DefaultListLimit)
+	out.SectionNum = len(t.rd.Sections)
 	p := t.pkg
 	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenSize(t.rd) <= MaxPreviewBytes {
 		// Opening a package inside the tree decodes its object table and

@@ -16,9 +16,10 @@
 //   - anything else: one entry per file, named after the file; a package
 //     is a directory of its objects, any other file a leaf.
 //
-// Objects whose names are not valid paths (see pack.Package.InvalidPaths)
-// are not in the tree: /api/invalid lists them, quoted, and /api/object
-// reads them by index. Their names are never used as paths.
+// Objects whose names are not valid paths (see pack.Package.InvalidPaths),
+// or are longer than MaxPathLength bytes (4096, PATH_MAX), are not in the
+// tree: /api/invalid lists them, quoted, and /api/object reads them by
+// index. Their names are never used as paths.
 //
 // # Endpoints
 //
@@ -43,18 +44,29 @@
 //	                           each group sorted by name (limit at most
 //	                           MaxListLimit): entries with
 //	                           name, path, dir, size, and the preview kind
-//	                           guessed from the name; total counts all.
+//	                           guessed from the name; total counts all,
+//	                           next is where the next page starts (a page
+//	                           ends early at MaxPageBytes, see below).
 //	                           q keeps names that contain Q (any case);
 //	                           deep=1 searches every path below D
 //	GET /api/invalid?file=N&offset=&limit=
-//	                           objects of package N whose names are not
-//	                           valid paths: index, quoted name, size
+//	                           objects of package N that are not in the
+//	                           tree, paged as /api/list: index, name
+//	                           (quoted, its first 256 bytes and "…" when
+//	                           longer), length (of the name, in bytes),
+//	                           why, size
 //	GET /api/object?file=N&index=I
 //	                           object I of package N, raw (as /raw)
 //	GET /api/container?file=N | ?path=P
-//	                           main header, decoded TypeExt, section table
-//	                           (with section type names), and for a
-//	                           package its object count and dead bytes
+//	                           main header, decoded TypeExt, the first
+//	                           page of the section table (sections, with
+//	                           section type names; sectionCount counts
+//	                           all, sectionsNext is where the next page
+//	                           starts), and for a package its object
+//	                           count and dead bytes
+//	GET /api/sections?file=N|path=P&offset=&limit=
+//	                           a page of the section table, paged as
+//	                           /api/list (entries, total, next)
 //	GET /api/verify?file=N|path=P&section=I
 //	                           decompress and check section I
 //	GET /api/section?file=N|path=P&section=I&offset=O&length=L
@@ -82,8 +94,7 @@
 // # Security
 //
 // The files are hostile input. Every decoder below has its own limits;
-// the server adds these: a listing page holds at most MaxListLimit
-// entries, the hex view answers at most 1 MiB of a section a request
+// the server adds these: the hex view answers at most 1 MiB of a section a request
 // (decompressing the section up to the offset asked, so a page deep in a
 // large compressed section costs more; a request that goes away stops
 // it), and, like /api/verify, takes a preview's turn; previews decode
@@ -92,9 +103,23 @@
 // than they read are bounded so that the decoder stays within
 // MaxPreviewBytes: a BO3D mesh is read up to MaxPreviewBytes/4 bytes, a
 // binary BLK file up to /40, a BPXSD object up to /128 (4 MiB) and a BLK
-// text up to /320; the listing cache keeps at most 2^21 entries of
-// recently listed directories. A malformed file is an error on the page,
-// never a crash of the server.
+// text up to /320. A malformed file is an error on the page, never a
+// crash of the server.
+//
+// Listings, invalid names and section tables are bounded in bytes, not
+// only in entries. A page of /api/list, /api/invalid or a section table
+// holds at most MaxListLimit entries and at most MaxPageBytes (1 MiB) of
+// entries' JSON: it ends early (one entry at least) and says where the
+// next starts. Names longer than MaxPathLength are no paths, and
+// /api/invalid shows 256 bytes of a name at most, so a page of long names
+// stays small. Listings are built (ordered, filtered) at most two at
+// once, each within 64 MiB (entries of about 32 bytes, plus the paths a
+// deep listing of a stack joins; the other listings share the packages'
+// names), else the answer is 413 and asks for a narrower q; a request
+// that goes away stops its build. The listing cache keeps at most 64 MiB
+// (and 64 listings) of recently used listings. A container inside the
+// tree (an object of a package) may have at most 65,536 sections, checked
+// before its section table is read (413 beyond).
 //
 // The page loads nothing from outside the binary: every response carries a
 // Content-Security-Policy that allows scripts, styles, images and fonts

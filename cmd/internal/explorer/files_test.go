@@ -25,7 +25,7 @@ func TestFilesTree(t *testing.T) {
 		t.Fatal("junk opened")
 	}
 	got = jsonOf(t, s, "/api/list")
-	want = `{"dir":"","offset":0,"limit":500,"total":4,"entries":[` +
+	want = `{"dir":"","offset":0,"limit":500,"total":4,"next":4,"entries":[` +
 		`{"name":"a.bpx","path":"a.bpx","dir":true,"size":0,"kind":"dir"},` +
 		`{"name":"b.bpx","path":"b.bpx","dir":true,"size":0,"kind":"dir"},` +
 		`{"name":"junk.bin","path":"junk.bin","dir":false,"size":7,"kind":"file"},` +

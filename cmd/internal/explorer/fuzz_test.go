@@ -32,7 +32,7 @@ func FuzzServe(f *testing.F) {
 		}
 		defer s.Close()
 		targets := []string{"/api/files", "/api/list", "/api/list?deep=1&q=a", "/api/container?file=0",
-			"/api/invalid?file=0", "/api/object?file=0&index=0"}
+			"/api/sections?file=0&offset=1&limit=2", "/api/invalid?file=0", "/api/object?file=0&index=0"}
 		if in := s.files[0]; in.rd != nil {
 			for i := range min(len(in.rd.Sections), 4) {
 				targets = append(targets, fmt.Sprintf("/api/verify?file=0&section=%d", i),
@@ -46,6 +46,9 @@ func FuzzServe(f *testing.F) {
 		var l listAnswer
 		if err := json.Unmarshal(rec.Body.Bytes(), &l); err != nil {
 			t.Fatalf("list: %v: %s", err, rec.Body)
+		}
+		if rec.Code == 200 && l.Next != len(l.Entries) {
+			t.Fatalf("list: next %d after %d entries", l.Next, len(l.Entries))
 		}
 		for _, e := range l.Entries {
 			check(t, s, "/raw/"+(&url.URL{Path: e.Path}).EscapedPath())

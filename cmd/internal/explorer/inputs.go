@@ -2,10 +2,13 @@ package explorer
 
 import (
 	"io"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/types/pack"
@@ -21,6 +24,26 @@ type input struct {
 	rd    *bpx.Reader   // nil when the file is no BPX file
 	pkg   *pack.Package // non-nil for a package that opened
 	err   error         // why rd or pkg is nil
+
+	badOnce sync.Once
+	bad     invalidSet // the package's objects left out of the tree
+}
+
+// invalidSet is the objects of a package whose names are not paths of
+// the tree: their indexes, sorted, and why.
+type invalidSet struct {
+	indexes []int
+	why     map[int]string
+}
+
+// invalid returns the objects of in's package that the tree leaves out,
+// found once.
+func (in *input) invalid() *invalidSet {
+	in.badOnce.Do(func() {
+		in.bad.why = in.pkg.InvalidPaths()
+		in.bad.indexes = slices.Sorted(maps.Keys(in.bad.why))
+	})
+	return &in.bad
 }
 
 // openInputs opens each file as a container and, when it is one, as a
@@ -33,7 +56,7 @@ func openInputs(files []File) []*input {
 		in.label = uniqueLabel(fileLabel(f.Name, i), used)
 		in.rd, in.err = bpx.NewReader(f.R, f.Size)
 		if in.err == nil && in.rd.Header.Type == bpx.TypePackage {
-			in.pkg, in.err = pack.New(in.rd, pack.IgnoreTypeExt())
+			in.pkg, in.err = pack.New(in.rd, pack.IgnoreTypeExt(), pack.WithMaxPathLength(MaxPathLength))
 		}
 		ins[i] = in
 	}

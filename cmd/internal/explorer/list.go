@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"net/http"
@@ -15,6 +16,7 @@ type listAnswer struct {
 	Offset  int         `json:"offset"`
 	Limit   int         `json:"limit"`
 	Total   int         `json:"total"`
+	Next    int         `json:"next"` // where the next page starts (Total after the last)
 	Entries []entryJSON `json:"entries"`
 }
 
@@ -25,6 +27,11 @@ type entryJSON struct {
 	Dir  bool   `json:"dir"`
 	Size int64  `json:"size"`
 	Kind string `json:"kind"`
+}
+
+// jsonSize bounds the bytes of e in JSON.
+func (e *entryJSON) jsonSize() int {
+	return 64 + jsonLen(e.Name) + jsonLen(e.Path) + len(e.Kind)
 }
 
 // serveList answers /api/list: one page of a directory, or with deep=1 of
@@ -45,13 +52,17 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := listKey{dir: dir, q: strings.ToLower(q.Get("q")), deep: q.Get("deep") == "1"}
-	ents, err := s.listing(key)
+	ents, err := s.listing(r.Context(), key)
+	if r.Context().Err() != nil {
+		return // the request is gone
+	}
 	if err != nil {
 		fail(w, err)
 		return
 	}
 	lo, hi := page(ents.len(), offset, limit)
 	out := listAnswer{Dir: q.Get("dir"), Offset: offset, Limit: limit, Total: ents.len(), Entries: make([]entryJSON, 0, hi-lo)}
+	var size pageSize
 	for i := lo; i < hi; i++ {
 		e := ents.entry(i)
 		p := e.name
@@ -66,8 +77,13 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request) {
 		if !e.dir {
 			kind = kindOf(name)
 		}
-		out.Entries = append(out.Entries, entryJSON{name, p, e.dir, e.size, kind})
+		ej := entryJSON{name, p, e.dir, e.size, kind}
+		if !size.fits(ej.jsonSize()) {
+			break
+		}
+		out.Entries = append(out.Entries, ej)
 	}
+	out.Next = lo + len(out.Entries)
 	writeJSON(w, out)
 }
 
@@ -87,33 +103,36 @@ type listKey struct {
 }
 
 // listing returns the ordered entries key names, from the cache or built
-// (and cached).
-func (s *Server) listing(key listKey) (*listing, error) {
-	return s.lists.get(key, func() (*listing, error) {
-		p, sub, isPkg := s.packageDir(key.dir)
+// (and cached). It stops when ctx is done.
+func (s *Server) listing(ctx context.Context, key listKey) (*listing, error) {
+	var all *listing
+	if key.q != "" && !key.deep {
+		// The filter of a listing: the listing first (under a build
+		// token of its own, so not inside the filter's).
+		var err error
+		if all, err = s.listing(ctx, listKey{dir: key.dir}); err != nil {
+			return nil, err
+		}
+	}
+	return s.lists.get(ctx, key, func(b *budget) (*listing, error) {
+		in, sub := s.packageDir(key.dir)
 		switch {
 		case key.deep:
-			if isPkg {
-				if ents, ok := s.cleanDeepListing(p, sub, key.q); ok {
-					return &listing{ents: ents}, nil
+			if in != nil {
+				if l, ok, err := s.packageDeepListing(b, in, key.dir, sub, key.q); ok {
+					return l, err
 				}
 			}
-			ents, err := s.deepListing(key.dir, key.q)
-			return &listing{ents: ents}, err
-		case key.q != "":
-			all, err := s.listing(listKey{dir: key.dir})
-			if err != nil {
-				return nil, err
-			}
-			return &listing{ents: filterEntries(all, key.q)}, nil
+			return s.deepListing(b, key.dir, key.q)
+		case all != nil:
+			return filterEntries(b, all, key.q)
 		}
-		if isPkg {
-			if l, ok := s.cleanListing(p, sub); ok {
-				return l, nil
+		if in != nil {
+			if l, ok, err := cleanListing(b, in.pkg, sub); ok {
+				return l, err
 			}
 		}
-		ents, err := readListing(s.tree, key.dir)
-		return &listing{ents: ents}, err
+		return readListing(b, s.tree, key.dir)
 	})
 }
 
@@ -122,7 +141,9 @@ func (s *Server) listing(key listKey) (*listing, error) {
 // directory of a million objects never holds a million fs.DirEntry
 // values at once; the groups come sorted from every fs.FS of the tree
 // (fs.ReadDirFile returns them so), so ordering costs one pass.
-func readListing(fsys fs.FS, dir string) ([]listEntry, error) {
+// The names are those of the fs.DirEntry values, which the tree's file
+// systems take from the packages' object names: the listing shares them.
+func readListing(b *budget, fsys fs.FS, dir string) (*listing, error) {
 	fi, err := fs.Stat(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -139,7 +160,7 @@ func readListing(fsys fs.FS, dir string) ([]listEntry, error) {
 	if !ok {
 		return nil, badRequestf("%s cannot be listed", dir)
 	}
-	var ents []listEntry
+	c := collector{b: b}
 	ndirs := 0
 	for {
 		chunk, err := d.ReadDir(4096)
@@ -152,7 +173,9 @@ func readListing(fsys fs.FS, dir string) ([]listEntry, error) {
 			} else {
 				ndirs++
 			}
-			ents = append(ents, e)
+			if err := c.add(e, false); err != nil {
+				return nil, err
+			}
 		}
 		if err == io.EOF || len(chunk) == 0 {
 			break
@@ -161,10 +184,10 @@ func readListing(fsys fs.FS, dir string) ([]listEntry, error) {
 			return nil, err
 		}
 	}
-	if !slices.IsSortedFunc(ents, cmpName) {
-		slices.SortFunc(ents, cmpName)
+	if !slices.IsSortedFunc(c.ents, cmpName) {
+		slices.SortFunc(c.ents, cmpName)
 	}
-	return dirsFirst(ents, ndirs), nil
+	return c.listing(dirsFirst(c.ents, ndirs)), nil
 }
 
 func cmpName(a, b listEntry) int { return strings.Compare(a.name, b.name) }
@@ -189,16 +212,18 @@ func dirsFirst(ents []listEntry, ndirs int) []listEntry {
 	return out
 }
 
-// filterEntries keeps the entries whose name contains q (lower case) in
-// any case.
-func filterEntries(l *listing, q string) []listEntry {
-	var out []listEntry
+// filterEntries keeps the entries of l whose name contains q (lower
+// case) in any case. The names are l's (shared with the packages).
+func filterEntries(b *budget, l *listing, q string) (*listing, error) {
+	c := collector{b: b}
 	for i := range l.len() {
 		if e := l.entry(i); containsFold(e.name, q) {
-			out = append(out, e)
+			if err := c.add(e, false); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return out
+	return c.listing(c.ents), nil
 }
 
 // containsFold reports whether s contains the lower-case q in any case.
@@ -207,8 +232,9 @@ func containsFold(s, q string) bool {
 }
 
 // deepListing lists every file below dir whose path below dir contains q
-// in any case, sorted by path.
-func (s *Server) deepListing(dir, q string) ([]listEntry, error) {
+// in any case, sorted by path. The paths are made for the listing (it
+// owns them): this is the way of a stack, which has no object table.
+func (s *Server) deepListing(b *budget, dir, q string) (*listing, error) {
 	fi, err := fs.Stat(s.tree, dir)
 	if err != nil {
 		return nil, err
@@ -216,13 +242,13 @@ func (s *Server) deepListing(dir, q string) ([]listEntry, error) {
 	if !fi.IsDir() {
 		return nil, badRequestf("%s is not a directory", dir)
 	}
-	var out []listEntry
+	c := collector{b: b}
 	err = fs.WalkDir(s.tree, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			return nil
+			return b.charge(0) // a gone request stops between directories too
 		}
 		rel := p
 		if dir != "." {
@@ -235,16 +261,15 @@ func (s *Server) deepListing(dir, q string) ([]listEntry, error) {
 		if info, err := d.Info(); err == nil {
 			e.size = info.Size()
 		}
-		out = append(out, e)
-		return nil
+		return c.add(e, true)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if !slices.IsSortedFunc(out, cmpName) {
-		slices.SortFunc(out, cmpName)
+	if !slices.IsSortedFunc(c.ents, cmpName) {
+		slices.SortFunc(c.ents, cmpName)
 	}
-	return out, nil
+	return c.listing(c.ents), nil
 }
 
 // kindOf guesses the preview kind of a file from its name.

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func names(l listAnswer) string {
 func TestListOrderAndKinds(t *testing.T) {
 	s := listTree(t)
 	got := jsonOf(t, s, "/api/list?dir=")
-	want := `{"dir":"","offset":0,"limit":500,"total":9,"entries":[` +
+	want := `{"dir":"","offset":0,"limit":500,"total":9,"next":9,"entries":[` +
 		`{"name":"Adir","path":"Adir","dir":true,"size":0,"kind":"dir"},` +
 		`{"name":"zdir","path":"zdir","dir":true,"size":0,"kind":"dir"},` +
 		`{"name":"B.txt","path":"B.txt","dir":false,"size":2,"kind":"text"},` +
@@ -44,7 +45,7 @@ func TestListOrderAndKinds(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	got = jsonOf(t, s, "/api/list?dir=Adir")
-	want = `{"dir":"Adir","offset":0,"limit":500,"total":2,"entries":[` +
+	want = `{"dir":"Adir","offset":0,"limit":500,"total":2,"next":2,"entries":[` +
 		`{"name":"sub","path":"Adir/sub","dir":true,"size":0,"kind":"dir"},` +
 		`{"name":"y.bo3d","path":"Adir/y.bo3d","dir":false,"size":2,"kind":"bo3d"}]}`
 	if got != want {
@@ -93,7 +94,7 @@ func TestListFilter(t *testing.T) {
 		t.Errorf("q=D page 2: %+v", l)
 	}
 	got := jsonOf(t, s, "/api/list?q=dir&deep=1")
-	want := `{"dir":"","offset":0,"limit":500,"total":3,"entries":[` +
+	want := `{"dir":"","offset":0,"limit":500,"total":3,"next":3,"entries":[` +
 		`{"name":"z.lua","path":"Adir/sub/z.lua","dir":false,"size":3,"kind":"text"},` +
 		`{"name":"y.bo3d","path":"Adir/y.bo3d","dir":false,"size":2,"kind":"bo3d"},` +
 		`{"name":"x.blk","path":"zdir/x.blk","dir":false,"size":1,"kind":"blk"}]}`
@@ -131,29 +132,30 @@ func TestListErrors(t *testing.T) {
 // recently used first, and a listing larger than the cache is not kept.
 func TestListCacheBounds(t *testing.T) {
 	var c listCache
-	mk := func(n int) func() (*listing, error) {
-		return func() (*listing, error) { return &listing{ents: make([]listEntry, n)}, nil }
+	mk := func(n int64) func(*budget) (*listing, error) {
+		return func(*budget) (*listing, error) { return &listing{bytes: n}, nil }
 	}
+	ctx := context.Background()
 	for i := range maxCachedLists + 5 {
-		c.get(listKey{dir: itoa(i)}, mk(1))
+		c.get(ctx, listKey{dir: itoa(i)}, mk(1000))
 	}
-	if len(c.m) != maxCachedLists || c.entries != maxCachedLists {
-		t.Errorf("%d lists, %d entries", len(c.m), c.entries)
+	if len(c.m) != maxCachedLists || c.bytes < maxCachedLists*1000 || c.bytes > maxCachedLists*1002 { // and the keys
+		t.Errorf("%d lists, %d bytes", len(c.m), c.bytes)
 	}
 	if c.m[listKey{dir: "0"}] != nil || c.m[listKey{dir: itoa(maxCachedLists + 4)}] == nil {
 		t.Error("evicted the wrong listings")
 	}
-	c.get(listKey{dir: "huge"}, mk(maxCachedEntries+1))
+	c.get(ctx, listKey{dir: "huge"}, mk(maxCachedBytes+1))
 	if c.m[listKey{dir: "huge"}] != nil {
 		t.Error("kept a listing larger than the cache")
 	}
-	c.get(listKey{dir: "big"}, mk(maxCachedEntries-10))
-	if c.entries > maxCachedEntries || c.m[listKey{dir: "big"}] == nil {
-		t.Errorf("%d entries cached", c.entries)
+	c.get(ctx, listKey{dir: "big"}, mk(maxCachedBytes-100))
+	if c.bytes > maxCachedBytes || c.m[listKey{dir: "big"}] == nil {
+		t.Errorf("%d bytes cached", c.bytes)
 	}
 	calls := 0
 	for range 2 {
-		c.get(listKey{dir: "big"}, func() (*listing, error) { calls++; return &listing{}, nil })
+		c.get(ctx, listKey{dir: "big"}, func(*budget) (*listing, error) { calls++; return &listing{}, nil })
 	}
 	if calls != 0 {
 		t.Error("a cached listing was built again")
@@ -186,7 +188,7 @@ func TestListPathOrderedSameAnswers(t *testing.T) {
 			sf = newServer(t, []File{file("p.bpx", fast)})
 			ss = newServer(t, []File{file("p.bpx", slow)})
 		}
-		if _, _, ok := sf.packageDir(prefix); !ok || !sf.files[0].pkg.PathOrdered() || ss.files[0].pkg.PathOrdered() {
+		if in, _ := sf.packageDir(prefix); in == nil || !sf.files[0].pkg.PathOrdered() || ss.files[0].pkg.PathOrdered() {
 			t.Fatal("the packages do not take the two ways")
 		}
 		for _, d := range targets {

@@ -120,10 +120,12 @@ func TestInvalidObjects(t *testing.T) {
 	b := packBytes(t, files, objNames, pack.AllowInvalidNames())
 	s := newServer(t, []File{file("p.bpx", b)})
 	got := jsonOf(t, s, "/api/invalid?file=0")
-	want := `{"total":6,"offset":0,"entries":[` +
-		`{"index":1,"name":"\"../evil\"","size":15},{"index":2,"name":"\"/abs\"","size":12},` +
-		`{"index":3,"name":"\"\"","size":8},{"index":4,"name":"\"dup\"","size":11},{"index":5,"name":"\"dup\"","size":11},` +
-		`{"index":6,"name":"\"a\"","size":9}]}`
+	path := `"why":"not a valid relative path (empty, absolute, \"..\", \".\" or a trailing slash)"`
+	want := `{"total":6,"offset":0,"next":6,"entries":[` +
+		`{"index":1,"name":"\"../evil\"","length":7,` + path + `,"size":15},{"index":2,"name":"\"/abs\"","length":4,` + path + `,"size":12},` +
+		`{"index":3,"name":"\"\"","length":0,` + path + `,"size":8},{"index":4,"name":"\"dup\"","length":3,"why":"duplicate name","size":11},` +
+		`{"index":5,"name":"\"dup\"","length":3,"why":"duplicate name","size":11},` +
+		`{"index":6,"name":"\"a\"","length":1,"why":"also a directory of other objects","size":9}]}`
 	if got != want {
 		t.Errorf("invalid:\n got %s\nwant %s", got, want)
 	}

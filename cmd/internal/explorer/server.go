@@ -14,6 +14,14 @@ const (
 	MaxListLimit = 5000
 	// DefaultListLimit is the page size when limit is not given.
 	DefaultListLimit = 500
+	// MaxPageBytes bounds the JSON of the entries of a page of a listing,
+	// of the invalid names and of a section table: a page ends before the
+	// entry that would pass it (it holds one entry at least).
+	MaxPageBytes = 1 << 20
+	// MaxPathLength is the longest object name that is a path of the
+	// tree (PATH_MAX on Linux); longer names are left out of it, as
+	// names that are not valid paths are.
+	MaxPathLength = 4096
 	// MaxPreviewBytes bounds the decompressed bytes one preview decodes.
 	MaxPreviewBytes = 512 << 20
 	// maxPreviews is how many previews decode at once.

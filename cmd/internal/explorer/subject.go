@@ -53,6 +53,12 @@ func escapePath(p string) string {
 	return strings.Join(els, "/")
 }
 
+// maxNestedSections bounds the section table of a container inside the
+// tree (an object of a package), checked before the table is read: its
+// Sections cost about 80 bytes each, and a table of millions compresses
+// to kilobytes.
+const maxNestedSections = 1 << 16
+
 // subject opens the file a request names: file=N (a file given to New)
 // or path=P (a file of the tree), a BPX container or not (see
 // containerSubject). The caller closes it.
@@ -89,7 +95,7 @@ func (s *Server) subject(r *http.Request) (*subject, error) {
 		return nil, err
 	}
 	sub := &subject{name: p, path: p, query: query, ra: ra, size: size, close: f.Close}
-	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes))
+	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes), bpx.WithMaxSections(maxNestedSections))
 	return sub, nil
 }
 

@@ -133,7 +133,7 @@ async function nextPage() {
     const frag = document.createDocumentFragment();
     for (const e of r.entries) frag.append(row(e, list.children.length + frag.childNodes.length));
     list.append(frag);
-    l.offset += r.entries.length;
+    l.offset = r.entries.length ? r.next : r.total; // a page ends early when its names are long
     l.total = r.total;
     const n = `${num(r.total)} ${state.deep ? (r.total === 1 ? 'file' : 'files') : (r.total === 1 ? 'entry' : 'entries')}`;
     const what = state.q ? `${n} ${state.deep ? 'below' : ''} matching “${state.q}”`.replace('  ', ' ') : n;
@@ -250,10 +250,12 @@ async function invalidOf(f, box) {
         box.append(sec);
       }
       for (const e of r.entries) {
-        list.append(el('li', {}, el('span', { class: 'name', text: e.name }), ' ', el('span', { class: 'size', text: human(e.size) }), ' ',
+        // A long name comes cut (ending in …), with its length.
+        const cut = e.name.endsWith('…') ? el('span', { class: 'meta', text: ` (a name of ${num(e.length)} bytes)` }) : null;
+        list.append(el('li', { title: e.why }, el('span', { class: 'name', text: e.name }), cut, ' ', el('span', { class: 'size', text: human(e.size) }), ' ',
           el('a', { href: `/api/object?file=${f.id}&index=${e.index}`, text: `download #${e.index}` })));
       }
-      off += r.entries.length;
+      off = r.entries.length ? r.next : r.total;
       more.hidden = off >= r.total || !r.entries.length;
     } catch (err) {
       if (!aborted(err)) box.append(errorBox(err, `invalid names of ${f.label || f.name}`));

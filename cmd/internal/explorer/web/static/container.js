@@ -1,5 +1,5 @@
 // The container view: main header, TypeExt, sections, verify.
-import { el, clear, human, hex, getJSON, getBytes, errorBox, aborted, button, dl } from './dom.js';
+import { el, clear, human, hex, num, getJSON, getBytes, errorBox, aborted, button, dl } from './dom.js';
 import { hexView, jsonFrom, jsonTree, switcher, tableView } from './views.js';
 
 // containerView shows the container that query names ("file=N" or
@@ -28,7 +28,7 @@ function render(c, query, signal) {
   ]);
   const out = el('div', { class: 'section-view' });
   const statuses = [];
-  const rows = (c.sections || []).map((s) => {
+  const row = (s) => {
     const st = el('td', { class: 'status' });
     statuses.push([s.index, st]);
     const open = button(s.view === 'hex' ? 'bytes' : s.view, () => showSection(out, query, s, signal),
@@ -42,7 +42,7 @@ function render(c, query, signal) {
       el('td', { text: hex(s.checksum) }),
       el('td', {}, open, ' ', button('verify', () => verify(query, s.index, st, signal))),
       st);
-  });
+  };
   const all = button('verify all', async () => {
     all.disabled = true;
     for (const [i, st] of statuses) {
@@ -50,14 +50,50 @@ function render(c, query, signal) {
       await verify(query, i, st, signal);
     }
     all.disabled = false;
-  }, { class: 'verify-all' });
+  }, { class: 'verify-all', title: 'verify the sections shown' });
+  const body = el('tbody', {}, ...(c.sections || []).map(row));
   const table = el('table', { class: 'sections' },
     el('thead', {}, el('tr', {}, ...['#', 'type', 'flags', 'compressed', 'size', 'checksum', '', 'verified']
       .map((h) => el('th', { scope: 'col', text: h })))),
-    el('tbody', {}, ...rows));
+    body);
+  const total = c.sectionCount ?? body.children.length;
+  const shown = el('span', { class: 'meta' });
+  // The server answers the section table a page at a time: "more" (or
+  // scrolling to it) loads the next page from /api/sections.
+  let next = c.sectionsNext ?? total, busy = false;
+  const more = button('more sections', () => page(), { class: 'more-sections' });
+  const update = () => {
+    more.hidden = next >= total;
+    shown.textContent = next < total ? ` ${num(next)} shown` : '';
+  };
+  async function page() {
+    if (busy || next >= total) return;
+    busy = true;
+    more.disabled = true;
+    try {
+      const r = await getJSON(`/api/sections?${query}&offset=${next}&limit=${SECTIONS_PAGE}`, signal);
+      body.append(...r.entries.map(row));
+      next = r.entries.length ? r.next : total;
+    } catch (err) {
+      if (!aborted(err)) more.after(errorBox(err, 'cannot read the section table'));
+      next = total;
+    } finally {
+      busy = false;
+      more.disabled = false;
+      update();
+    }
+  }
+  update();
+  new IntersectionObserver((es) => {
+    if (es.some((x) => x.isIntersecting) && !more.hidden) page();
+  }).observe(more);
   return el('div', {}, el('h3', { text: 'Header' }), facts,
-    el('h3', {}, `Sections (${rows.length}) `, all), el('div', { class: 'tablewrap' }, table), out);
+    el('h3', {}, `Sections (${num(total)})`, shown, ' ', all), el('div', { class: 'tablewrap' }, table, more), out);
 }
+
+// SECTIONS_PAGE is how many sections a request asks for (the server may
+// answer fewer: a page is bounded in bytes too).
+const SECTIONS_PAGE = 500;
 
 // verify checks one section and shows the result in cell st.
 async function verify(query, i, st, signal) {
