@@ -2,6 +2,10 @@ package shader
 
 import (
 	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
@@ -16,32 +20,13 @@ var le = binary.LittleEndian
 // count; names come from the first Strings section and extended data from
 // the first ExtendedData section; every Shader section needs its stage byte.
 // Sections of other types are ignored. Shader.Data shares the section's
-// buffer.
+// buffer. To read the symbols alone, without the shaders, use ReadSymbols.
 func ReadPack(r *bpx.Reader) (*Pack, error) {
-	if r.Header.Type != bpx.TypeShader {
-		return nil, formatErr(-1, 3, "type %q is not a shader pack ('S')", r.Header.Type)
-	}
-	ext, err := ParsePackTypeExt(r.Header.TypeExt)
-	if err != nil {
-		return nil, headerTypeExtErr(r, err)
-	}
-	p := &Pack{AssemblyHash: ext.AssemblyHash, Target: ext.Target, Type: ext.Type}
-	st := r.FindSection(SectionSymbolTable)
-	if st == nil {
-		return nil, formatErr(-1, tableOffset(r, 0), "no SymbolTable section (type 2)")
-	}
-	tab, err := st.Data()
+	ext, syms, err := readPackSymbols(r, symbolRead{})
 	if err != nil {
 		return nil, err
 	}
-	if want := int(ext.NumSymbols) * SymbolSize; len(tab) != want {
-		return nil, formatErr(st.Index, int64(min(len(tab), want)), "SymbolTable holds %d bytes, the TypeExt's %d symbols need %d", len(tab), ext.NumSymbols, want)
-	}
-	if ext.NumSymbols > 0 {
-		if p.Symbols, err = readSymbols(r, st, tab); err != nil {
-			return nil, err
-		}
-	}
+	p := &Pack{AssemblyHash: ext.AssemblyHash, Target: ext.Target, Type: ext.Type, Symbols: syms}
 	for _, s := range r.SectionsOfType(SectionShader) {
 		sh, err := readShader(s)
 		if err != nil {
@@ -50,6 +35,112 @@ func ReadPack(r *bpx.Reader) (*Pack, error) {
 		p.Shaders = append(p.Shaders, sh)
 	}
 	return p, nil
+}
+
+// symbolRead says how readPackSymbols reads the sections it needs beside
+// the SymbolTable. The zero value reads them whole, as ReadPack does.
+type symbolRead struct {
+	// limit, if positive, is the most of the Strings and of the
+	// ExtendedData section read; a larger one is an ErrTooLarge error.
+	limit int64
+	// skipExt leaves extended data undecoded (SkipExtendedData).
+	skipExt bool
+}
+
+// data reads the Strings or ExtendedData section s whole, or refuses it
+// above c.limit: from its header when that tells its size, else after
+// decompressing one byte too many.
+func (c symbolRead) data(s *bpx.Section, what string) ([]byte, error) {
+	if c.limit <= 0 {
+		return s.Data()
+	}
+	tooLarge := func(size string) error {
+		return fmt.Errorf("shader: %s section %d holds %s bytes, more than the %d read for the symbols: %w", what, s.Index, size, c.limit, bpx.ErrTooLarge)
+	}
+	if n, ok := s.DecodedSize(); ok && n > c.limit {
+		return nil, tooLarge(strconv.FormatInt(n, 10))
+	}
+	b, err := readAtMost(s, c.limit)
+	if err == nil && int64(len(b)) > c.limit {
+		return nil, tooLarge("more than " + strconv.FormatInt(c.limit, 10))
+	}
+	return b, err
+}
+
+// readPackSymbols checks r's Type and TypeExt and reads the symbols of
+// the SDK 4 pack r as c says, reading no Shader section.
+func readPackSymbols(r *bpx.Reader, c symbolRead) (PackTypeExt, []Symbol, error) {
+	if r.Header.Type != bpx.TypeShader {
+		return PackTypeExt{}, nil, formatErr(-1, 3, "type %q is not a shader pack ('S')", r.Header.Type)
+	}
+	ext, err := ParsePackTypeExt(r.Header.TypeExt)
+	if err != nil {
+		return ext, nil, headerTypeExtErr(r, err)
+	}
+	st := r.FindSection(SectionSymbolTable)
+	if st == nil {
+		return ext, nil, formatErr(-1, tableOffset(r, 0), "no SymbolTable section (type 2)")
+	}
+	tab, err := readSymbolTable(st, ext.NumSymbols)
+	if err != nil || ext.NumSymbols == 0 {
+		return ext, nil, err
+	}
+	syms, err := readSymbols(r, st, tab, c)
+	return ext, syms, err
+}
+
+// readSymbolTable reads the SymbolTable st, which must hold exactly n
+// symbols: a header that says otherwise is refused before decompressing,
+// and the section is decompressed no further than one byte past n
+// symbols.
+func readSymbolTable(st *bpx.Section, n uint16) ([]byte, error) {
+	want := int64(n) * SymbolSize
+	if size, ok := st.DecodedSize(); ok && size != want {
+		return nil, formatErr(st.Index, min(size, want), "SymbolTable holds %d bytes, the TypeExt's %d symbols need %d", size, n, want)
+	}
+	tab, err := readAtMost(st, want)
+	switch {
+	case err != nil:
+		return nil, err
+	case int64(len(tab)) > want:
+		return nil, formatErr(st.Index, want, "SymbolTable holds more than the %d bytes the TypeExt's %d symbols need", want, n)
+	case int64(len(tab)) < want:
+		return nil, formatErr(st.Index, int64(len(tab)), "SymbolTable holds %d bytes, the TypeExt's %d symbols need %d", len(tab), n, want)
+	}
+	return tab, nil
+}
+
+// readAtMost reads the section s whole, decompressed and verified, when it
+// decodes to at most limit bytes. Otherwise it returns its first limit+1
+// bytes, unverified, having decompressed no further. The buffer is the
+// section's size when its header tells it, else it grows with the data.
+func readAtMost(s *bpx.Section, limit int64) ([]byte, error) {
+	rc, err := s.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	size := min(limit, 64<<10)
+	if n, ok := s.DecodedSize(); ok {
+		size = min(limit, n)
+	}
+	buf := make([]byte, 0, size+1) // one more byte: room to see EOF, or that there is more
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return buf, nil
+			}
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(len(buf)))))
+		}
+		n, err := rc.Read(buf[len(buf):min(cap(buf), int(limit+1))])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func readShader(s *bpx.Section) (Shader, error) {
@@ -67,17 +158,17 @@ func readShader(s *bpx.Section) (Shader, error) {
 }
 
 // readSymbols decodes the symbol table tab of section st.
-func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte) ([]Symbol, error) {
+func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte, c symbolRead) ([]Symbol, error) {
 	ss := r.FindSection(SectionStrings)
 	if ss == nil {
 		return nil, formatErr(-1, tableOffset(r, 0), "no Strings section (type 255) for the symbol names")
 	}
-	sdata, err := ss.Data()
+	sdata, err := c.data(ss, "Strings")
 	if err != nil {
 		return nil, err
 	}
 	names := bpxstrings.NewTable(sdata)
-	ext := extendedReader{r: r}
+	ext := extendedReader{r: r, c: c}
 	syms := make([]Symbol, len(tab)/SymbolSize)
 	for k := range syms {
 		b := tab[k*SymbolSize:]
@@ -92,7 +183,7 @@ func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte) ([]Symbol, error) {
 		if sym.Type > SymbolOutput {
 			return nil, formatErr(st.Index, off+10, "symbol %d has unknown type %d", k, b[10])
 		}
-		if sym.Flags&FlagExtendedData != 0 {
+		if sym.Flags&FlagExtendedData != 0 && !c.skipExt {
 			if sym.Extended, err = ext.object(st.Index, off+4, le.Uint32(b[4:])); err != nil {
 				return nil, err
 			}
@@ -106,6 +197,7 @@ func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte) ([]Symbol, error) {
 // is bounded by the section's size.
 type extendedReader struct {
 	r       *bpx.Reader
+	c       symbolRead
 	sec     *bpx.Section
 	data    []byte
 	objs    map[uint32]*sd.Object
@@ -120,7 +212,7 @@ func (e *extendedReader) object(symSec int, fieldOff int64, ptr uint32) (*sd.Obj
 			return nil, formatErr(symSec, fieldOff, "symbol has extended data but there is no ExtendedData section (type 3)")
 		}
 		var err error
-		if e.data, err = e.sec.Data(); err != nil {
+		if e.data, err = e.c.data(e.sec, "ExtendedData"); err != nil {
 			return nil, err
 		}
 		e.objs = map[uint32]*sd.Object{}
