@@ -25,6 +25,7 @@ type config struct {
 	cacheSize     int64
 	maxObjects    int
 	ignoreTypeExt bool
+	skipNames     bool
 	bpxOpts       []bpx.Option
 }
 
@@ -70,6 +71,15 @@ func WithMaxObjects(n int) Option {
 // or platform, which Open otherwise refuses as the reference SDK does.
 func IgnoreTypeExt() Option {
 	return func(c *config) error { c.ignoreTypeExt = true; return nil }
+}
+
+// SkipNames opens a package without reading its strings section, which
+// can decode to 4 GiB: every Object's Name is "" and its NameErr nil, so
+// the fs.FS methods find no object (OpenObject still reads them all). For
+// callers that need the object table only, such as counting the objects or
+// DeadBytes ("bpx info").
+func SkipNames() Option {
+	return func(c *config) error { c.skipNames = true; return nil }
 }
 
 // WithReaderOptions passes options to bpx.NewReader (checksums, limits)
