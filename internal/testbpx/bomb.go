@@ -71,3 +71,31 @@ func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// PackageNamesBomb returns a revision 2 package (TypeExt all zero) of one
+// 5-byte object, "hello", named "a", whose xz strings section decodes to
+// size bytes: "a", a NUL, then zeros. A reader that only counts objects
+// need not decompress it.
+func PackageNamesBomb(t testing.TB, size int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	w.SetType(bpx.TypePackage)
+	if err := w.WriteSection(1, bpx.SectionOptions{}, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSection(2, bpx.SectionOptions{}, LE(uint64(5), uint32(0), uint32(0), uint32(0))); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := w.CreateSection(0xFF, bpx.SectionOptions{Compression: bpx.CompressXZ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.CopyN(sw, io.MultiReader(bytes.NewReader([]byte("a\x00")), zeros{}), size); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
