@@ -1,11 +1,12 @@
 package shader
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
@@ -47,24 +48,48 @@ type symbolRead struct {
 	skipExt bool
 }
 
-// data reads the Strings or ExtendedData section s whole, or refuses it
-// above c.limit: from its header when that tells its size, else after
-// decompressing one byte too many.
-func (c symbolRead) data(s *bpx.Section, what string) ([]byte, error) {
+// names reads the Strings section s whole into a Table, refusing it
+// above c.limit (see bounded).
+func (c symbolRead) names(s *bpx.Section) (*bpxstrings.Table, error) {
+	if c.limit <= 0 {
+		data, err := s.Data()
+		return bpxstrings.NewTable(data), err
+	}
+	var sb strings.Builder // becomes the Table's string, not copied
+	if err := c.bounded(s, "Strings", &sb); err != nil {
+		return nil, err
+	}
+	return bpxstrings.NewTableString(sb.String()), nil
+}
+
+// extended reads the ExtendedData section s whole, refusing it above
+// c.limit (see bounded).
+func (c symbolRead) extended(s *bpx.Section) ([]byte, error) {
 	if c.limit <= 0 {
 		return s.Data()
 	}
+	var b bytes.Buffer
+	err := c.bounded(s, "ExtendedData", &b)
+	return b.Bytes(), err
+}
+
+// bounded reads the section s whole into dst, or refuses it above
+// c.limit: from its header when that tells its size, else after
+// decompressing one byte too many.
+func (c symbolRead) bounded(s *bpx.Section, what string, dst buffer) error {
 	tooLarge := func(size string) error {
 		return fmt.Errorf("shader: %s section %d holds %s bytes, more than the %d read for the symbols: %w", what, s.Index, size, c.limit, bpx.ErrTooLarge)
 	}
 	if n, ok := s.DecodedSize(); ok && n > c.limit {
-		return nil, tooLarge(strconv.FormatInt(n, 10))
+		return tooLarge(strconv.FormatInt(n, 10))
 	}
-	b, err := readAtMost(s, c.limit)
-	if err == nil && int64(len(b)) > c.limit {
-		return nil, tooLarge("more than " + strconv.FormatInt(c.limit, 10))
+	if err := readAtMost(s, c.limit, dst); err != nil {
+		return err
 	}
-	return b, err
+	if int64(dst.Len()) > c.limit {
+		return tooLarge("more than " + strconv.FormatInt(c.limit, 10))
+	}
+	return nil
 }
 
 // readPackSymbols checks r's Type and TypeExt and reads the symbols of
@@ -98,7 +123,9 @@ func readSymbolTable(st *bpx.Section, n uint16) ([]byte, error) {
 	if size, ok := st.DecodedSize(); ok && size != want {
 		return nil, formatErr(st.Index, min(size, want), "SymbolTable holds %d bytes, the TypeExt's %d symbols need %d", size, n, want)
 	}
-	tab, err := readAtMost(st, want)
+	var buf bytes.Buffer
+	err := readAtMost(st, want, &buf)
+	tab := buf.Bytes()
 	switch {
 	case err != nil:
 		return nil, err
@@ -110,37 +137,31 @@ func readSymbolTable(st *bpx.Section, n uint16) ([]byte, error) {
 	return tab, nil
 }
 
-// readAtMost reads the section s whole, decompressed and verified, when it
-// decodes to at most limit bytes. Otherwise it returns its first limit+1
-// bytes, unverified, having decompressed no further. The buffer is the
-// section's size when its header tells it, else it grows with the data.
-func readAtMost(s *bpx.Section, limit int64) ([]byte, error) {
+// buffer is what readAtMost fills: a *bytes.Buffer or *strings.Builder.
+type buffer interface {
+	io.Writer
+	Grow(n int)
+	Len() int
+}
+
+// readAtMost reads the section s into dst: whole, decompressed and
+// verified, when it decodes to at most limit bytes; otherwise its first
+// limit+1 bytes, unverified, decompressing no further. dst grows to the
+// section's size first when its header tells it, else with the data.
+func readAtMost(s *bpx.Section, limit int64, dst buffer) error {
 	rc, err := s.Open()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rc.Close()
 	size := min(limit, 64<<10)
 	if n, ok := s.DecodedSize(); ok {
 		size = min(limit, n)
 	}
-	buf := make([]byte, 0, size+1) // one more byte: room to see EOF, or that there is more
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > limit {
-				return buf, nil
-			}
-			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(len(buf)))))
-		}
-		n, err := rc.Read(buf[len(buf):min(cap(buf), int(limit+1))])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	dst.Grow(int(size) + 1) // one more byte: room to see EOF, or that there is more
+	// Only Write: a bytes.Buffer reading for itself would grow past size.
+	_, err = io.Copy(struct{ io.Writer }{dst}, io.LimitReader(rc, limit+1))
+	return err
 }
 
 func readShader(s *bpx.Section) (Shader, error) {
@@ -163,11 +184,10 @@ func readSymbols(r *bpx.Reader, st *bpx.Section, tab []byte, c symbolRead) ([]Sy
 	if ss == nil {
 		return nil, formatErr(-1, tableOffset(r, 0), "no Strings section (type 255) for the symbol names")
 	}
-	sdata, err := c.data(ss, "Strings")
+	names, err := c.names(ss)
 	if err != nil {
 		return nil, err
 	}
-	names := bpxstrings.NewTable(sdata)
 	ext := extendedReader{r: r, c: c}
 	syms := make([]Symbol, len(tab)/SymbolSize)
 	for k := range syms {
@@ -212,7 +232,7 @@ func (e *extendedReader) object(symSec int, fieldOff int64, ptr uint32) (*sd.Obj
 			return nil, formatErr(symSec, fieldOff, "symbol has extended data but there is no ExtendedData section (type 3)")
 		}
 		var err error
-		if e.data, err = e.c.data(e.sec, "ExtendedData"); err != nil {
+		if e.data, err = e.c.extended(e.sec); err != nil {
 			return nil, err
 		}
 		e.objs = map[uint32]*sd.Object{}
