@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/testbpx"
@@ -184,4 +185,33 @@ func TestReadSymbolsTableSize(t *testing.T) {
 	}
 	_, err = ReadSymbols(r)
 	checkFormatError(t, "table stream", err, 1, 2400, "SymbolTable holds more than the 2400 bytes the TypeExt's 200 symbols need")
+}
+
+// The most a pack can make ReadSymbols read: 65535 symbols over a 16 MiB
+// Strings section of xz zeros, in a few kilobytes. It costs about the
+// section once (read into the names' own string; a copy would be 16 MiB
+// more) plus the table and the symbols, and 4 MiB for the decoder.
+func TestReadSymbolsMostSymbols(t *testing.T) {
+	const n = 65535
+	limit := symbolDataLimit(n)
+	if limit != 16<<20-256 {
+		t.Fatalf("limit %d for %d symbols", limit, n)
+	}
+	xz := bpx.SectionOptions{Compression: bpx.CompressXZ}
+	file := symbolFile(t, n, n, make([]byte, limit), xz)
+	r := openBytes(t, file)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	syms, err := ReadSymbols(r)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(syms) != n {
+		t.Fatalf("%d symbols, %v", len(syms), err)
+	}
+	symbols := int64(n) * int64(unsafe.Sizeof(Symbol{}))
+	if got, want := int64(after.TotalAlloc-before.TotalAlloc), limit+n*SymbolSize+symbols+4<<20; got > want {
+		t.Errorf("ReadSymbols allocated %d bytes for a %d-byte file, want at most %d", got, len(file), want)
+	}
+	if _, err := ReadSymbols(openBytes(t, symbolFile(t, n, n, make([]byte, limit+1), xz))); !errors.Is(err, bpx.ErrTooLarge) {
+		t.Errorf("a byte more: %v, want ErrTooLarge", err)
+	}
 }
