@@ -60,10 +60,13 @@ func openLogged(t testing.TB, file []byte) (*bpx.Reader, *readLog) {
 }
 
 // The shader bomb of issue 23: four xz Shader sections of 256 MiB of zeros
-// in a file of about 160 KiB. Its symbols read without reading a byte of
-// them, in a few kilobytes of heap.
+// in a file of about 160 KiB (16 MiB with -short). Its symbols read
+// without reading a byte of them, in a few kilobytes of heap.
 func TestReadSymbolsSkipsShaders(t *testing.T) {
-	const shaders, size = 4, 256 << 20
+	shaders, size := 4, int64(256<<20)
+	if testing.Short() {
+		size = 16 << 20 // as telling, and cheaper to build (-race)
+	}
 	file := testbpx.ShaderBomb(t, shaders, size)
 	r, log := openLogged(t, file)
 	var before, after runtime.MemStats
@@ -192,6 +195,9 @@ func TestReadSymbolsTableSize(t *testing.T) {
 // section once (read into the names' own string; a copy would be 16 MiB
 // more) plus the table and the symbols, and 4 MiB for the decoder.
 func TestReadSymbolsMostSymbols(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scale test: compresses 32 MiB")
+	}
 	const n = 65535
 	limit := symbolDataLimit(n)
 	if limit != 16<<20-256 {
