@@ -32,7 +32,7 @@ func runPeakRSS(t *testing.T, args ...string) (result, int64) {
 	if !ok {
 		t.Skip("no rusage on this platform")
 	}
-	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}, ru.Maxrss << 10
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}, int64(ru.Maxrss) << 10
 }
 
 // "bpx info" of the shader bomb of issue 23 (a 160 KiB file with four xz
