@@ -40,6 +40,19 @@ func (s *Section) headerOffset() int64 {
 	return MainHeaderSize + int64(s.Index)*SectionHeaderSize
 }
 
+// DecodedSize returns the number of bytes Open and Data yield when the
+// section reads without error, and true; or 0 and false when that is not
+// known before decompressing: a compressed section of a version-0 draft
+// file, whose header has no USize, or any compressed section of a Reader
+// opened with IgnoreUSize. It lets a caller refuse a section that is too
+// large for it before decompressing a byte.
+func (s *Section) DecodedSize() (int64, bool) {
+	if !s.usizeKnown || (s.rd.cfg.ignoreUSize && s.Compressed()) {
+		return 0, false
+	}
+	return int64(s.USize), true
+}
+
 // OpenRaw returns the section's stored (possibly compressed) bytes. For a
 // section whose data lies outside the file it returns a reader over the part
 // that exists.

@@ -94,6 +94,9 @@
 //   - Object count: at most DefaultMaxObjects (WithMaxObjects), and the
 //     object table must be that large in the file; objects cost 64 bytes
 //     each plus their names.
+//   - Names: opening reads the strings section whole (up to 4 GiB decoded);
+//     SkipNames opens without reading it, for callers that only count
+//     objects or dead bytes.
 //   - The directory tree behind the fs.FS methods is built on first use in
 //     time and memory linear in the total length of the names (about 50
 //     bytes per file and per directory): a name of a million levels costs

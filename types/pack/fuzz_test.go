@@ -34,14 +34,18 @@ func FuzzPackage(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := NewReader(bytes.NewReader(b), int64(len(b)), WithMaxObjects(1000), WithCacheSize(16<<20),
-			WithReaderOptions(bpx.WithMaxSectionSize(4<<20), bpx.WithMaxXZDictionary(1<<20)))
+		open := func(opts ...Option) (*Package, error) {
+			return NewReader(bytes.NewReader(b), int64(len(b)), append(opts, WithMaxObjects(1000), WithCacheSize(16<<20),
+				WithReaderOptions(bpx.WithMaxSectionSize(4<<20), bpx.WithMaxXZDictionary(1<<20)))...)
+		}
+		p, err := open()
 		if err != nil {
 			if !errors.Is(err, bpx.ErrFormat) && !errors.Is(err, bpx.ErrChecksum) && !errors.Is(err, bpx.ErrTooLarge) && !errors.Is(err, bpx.ErrUnsupported) {
 				t.Fatalf("open error matches no sentinel: %v", err)
 			}
 			return
 		}
+		checkSkipNames(t, p, open)
 		if cleanNames(p.Objects(), 0) {
 			if len(p.index().bad) != 0 {
 				t.Fatalf("names pass the one-pass check, but the index finds %v", p.index().bad)
@@ -89,4 +93,29 @@ func FuzzPackage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkSkipNames checks that the package opened by open with SkipNames has
+// the objects and dead bytes of p, without names.
+func checkSkipNames(t *testing.T, p *Package, open func(...Option) (*Package, error)) {
+	t.Helper()
+	bare, err := open(SkipNames())
+	if err != nil {
+		t.Fatalf("opens, but not with SkipNames: %v", err)
+	}
+	defer bare.Close()
+	if len(bare.Objects()) != len(p.Objects()) {
+		t.Fatalf("%d objects with SkipNames, %d without", len(bare.Objects()), len(p.Objects()))
+	}
+	for i, o := range p.Objects() {
+		o.Name, o.NameErr = "", nil
+		if bare.Objects()[i] != o {
+			t.Fatalf("object %d: %+v with SkipNames, %+v without", i, bare.Objects()[i], o)
+		}
+	}
+	d1, err1 := p.DeadBytes()
+	d2, err2 := bare.DeadBytes()
+	if d1 != d2 || (err1 == nil) != (err2 == nil) {
+		t.Fatalf("DeadBytes %d, %v with SkipNames; %d, %v without", d2, err2, d1, err1)
+	}
 }

@@ -26,6 +26,7 @@ type config struct {
 	maxObjects    int
 	ignoreTypeExt bool
 	maxPathLen    int // 0: no limit
+	skipNames     bool
 	bpxOpts       []bpx.Option
 }
 
@@ -88,6 +89,15 @@ func WithMaxPathLength(n int) Option {
 // or platform, which Open otherwise refuses as the reference SDK does.
 func IgnoreTypeExt() Option {
 	return func(c *config) error { c.ignoreTypeExt = true; return nil }
+}
+
+// SkipNames opens a package without reading its strings section, which
+// can decode to 4 GiB: every Object's Name is "" and its NameErr nil, so
+// the fs.FS methods find no object (OpenObject still reads them all). For
+// callers that need the object table only, such as counting the objects or
+// DeadBytes ("bpx info").
+func SkipNames() Option {
+	return func(c *config) error { c.skipNames = true; return nil }
 }
 
 // WithReaderOptions passes options to bpx.NewReader (checksums, limits)

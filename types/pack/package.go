@@ -209,6 +209,9 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 // strings loads the strings section of type typ; a package without one
 // has no names.
 func (p *Package) strings(typ uint8, required bool) (*bpxstrings.Table, error) {
+	if p.cfg.skipNames {
+		return nil, nil // nameAt gives every object no name
+	}
 	s := p.Reader.FindSection(typ)
 	if s == nil {
 		if required {
@@ -234,6 +237,15 @@ func (p *Package) strings(typ uint8, required bool) (*bpxstrings.Table, error) {
 		return nil, err
 	}
 	return bpxstrings.NewTableString(sb.String()), nil
+}
+
+// nameAt returns the name at offset off of names, or no name and no error
+// when the names were not read (SkipNames).
+func nameAt(names *bpxstrings.Table, off uint32) (string, error) {
+	if names == nil {
+		return "", nil
+	}
+	return names.Get(off)
 }
 
 func (p *Package) tooMany(n uint64) error {
@@ -276,7 +288,7 @@ func (p *Package) readRev2() error {
 	}
 	for i := range p.objects {
 		o := &p.objects[i]
-		o.Name, o.NameErr = l.names.Get(uint32(o.pos)) // the name offset, until now
+		o.Name, o.NameErr = nameAt(l.names, uint32(o.pos)) // the name offset, until now
 		o.pos = int(o.Start)
 	}
 	return nil
@@ -361,7 +373,7 @@ func (p *Package) readRev1() error {
 			return err
 		}
 		o := Object{Index: len(p.objects), Size: binary.LittleEndian.Uint64(hdr[:])}
-		o.Name, o.NameErr = names.Get(binary.LittleEndian.Uint32(hdr[8:]))
+		o.Name, o.NameErr = nameAt(names, binary.LittleEndian.Uint32(hdr[8:]))
 		pos += InlineHeaderSize
 		o.pos = chainPos(starts, pos)
 		if o.pos < len(p.chain) {
@@ -481,7 +493,7 @@ func (p *Package) readDraft() error {
 		e := table[i*draftRegistrySize:]
 		o := &p.objects[i]
 		o.Index = i
-		o.Name, o.NameErr = names.Get(binary.LittleEndian.Uint32(e))
+		o.Name, o.NameErr = nameAt(names, binary.LittleEndian.Uint32(e))
 		id := binary.LittleEndian.Uint32(e[4:])
 		o.Start = id - 1
 		o.pos = int(o.Start)

@@ -6,7 +6,8 @@
 // # The reference SDK 4 layout: Pack
 //
 // [ReadPack], [WritePack] and [EncodePack] handle the layout the reference
-// implements (a later "standard" revision than the spec files):
+// implements (a later "standard" revision than the spec files);
+// [ReadSymbols] reads its symbols without the shaders:
 //
 //	TypeExt  bytes 0-7 AssemblyHash (uint64 LE), 8-9 symbol count (uint16 LE),
 //	         10 Target, 11 Type ('A' assembly or 'P' pipeline), 12-15 zero
@@ -78,13 +79,23 @@
 //
 // # Security
 //
-// The readers treat the file as hostile and never panic. Section bodies are
-// read whole with bpx.Section.Data, so memory is bounded by the sections'
-// decoded sizes (limit them with bpx.WithMaxSectionSize); the decoded
-// structures take at most a small multiple of those bytes. Extended-data
-// objects are decoded once per offset and may not overlap, so their
-// decoding costs at most the ExtendedData section's size (times the sd
-// package's bound of about 40 bytes of memory per input byte), however many
-// symbols point into it; their nesting is limited to sd.DefaultMaxDepth.
-// Time is linear in the input.
+// The readers treat the file as hostile and never panic. ReadPack and
+// ReadSpec read section bodies whole with bpx.Section.Data, so memory is
+// bounded by the sections' decoded sizes (limit them with
+// bpx.WithMaxSectionSize); the decoded structures take at most a small
+// multiple of those bytes. A few kilobytes of xz can decode to gigabytes of
+// shader code, so whatever only lists or describes a pack should use
+// ReadSymbols, which reads no Shader section and is bounded by the symbol
+// count: the SymbolTable must be 12 bytes per symbol, checked against the
+// section header before decompressing and never decompressed past it; the
+// Strings and ExtendedData sections may decode to at most 256 bytes per
+// symbol or 64 KiB, whichever is more (16 MiB for the most symbols a
+// TypeExt can count), or the read fails with bpx.ErrTooLarge, before
+// decompressing when the header tells the size (bpx.Section.DecodedSize);
+// with SkipExtendedData the ExtendedData section is not read at all.
+// Extended-data objects are decoded once per offset and may not overlap,
+// so their decoding costs at most the ExtendedData section's size (times
+// the sd package's bound of about 40 bytes of memory per input byte),
+// however many symbols point into it; their nesting is limited to
+// sd.DefaultMaxDepth. Time is linear in the bytes decompressed.
 package shader

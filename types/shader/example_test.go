@@ -87,3 +87,38 @@ func ExampleEncodeSpec() {
 	// shader package (spec layout): vertex format hash 0x0000000000000000 / 0x00000000, compatibility Vulkan, 1 constants
 	// Vulkan vertex SPIR-V pixel SPIR-V true 1 albedo
 }
+
+// The symbols of a pack, read without its shaders and without their
+// extended data: what a listing shows, in memory bounded by the symbol
+// count however large the Shader sections are.
+func ExampleReadSymbols() {
+	p := &shader.Pack{
+		Target: shader.TargetVK12,
+		Type:   shader.TypeAssembly,
+		Symbols: []shader.Symbol{
+			{Name: "Albedo", Flags: shader.FlagPixelStage | shader.FlagRegister, Type: shader.SymbolTexture, Register: 0},
+			{Name: "Material", Flags: shader.FlagPixelStage | shader.FlagExtendedData, Type: shader.SymbolConstantBuffer,
+				Register: shader.NoRegister, Extended: sd.NewObject().Set("size", sd.Uint32(64))},
+		},
+		Shaders: []shader.Shader{{Stage: shader.StagePixel, Data: make([]byte, 1<<20)}},
+	}
+	var file bytes.Buffer
+	if err := shader.EncodePack(&file, p); err != nil {
+		log.Fatal(err)
+	}
+
+	r, err := bpx.NewReader(bytes.NewReader(file.Bytes()), int64(file.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	syms, err := shader.ReadSymbols(r, shader.SkipExtendedData())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range syms {
+		fmt.Println(s.Name, s.Type, s.Flags, s.Extended == nil)
+	}
+	// Output:
+	// Albedo Texture Pixel|Register true
+	// Material ConstantBuffer Pixel|ExtendedData true
+}

@@ -3,9 +3,11 @@ package describe
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -81,5 +83,35 @@ func TestDescribePackage(t *testing.T) {
 	}
 	if OpenPackage(&bpx.Reader{Header: bpx.MainHeader{Type: bpx.TypeTexture}}) != nil {
 		t.Error("OpenPackage of a texture: not nil")
+	}
+}
+
+// Describing a package counts its objects and dead bytes without reading
+// its names, which it does not show: a strings section of 256 MiB of
+// zeros (16 MiB with -short) in a few kilobytes of xz is not decompressed.
+func TestDescribePackageSkipsNames(t *testing.T) {
+	size := int64(256 << 20)
+	if testing.Short() {
+		size = 16 << 20 // as telling, and cheaper to build (-race)
+	}
+	file := testbpx.PackageNamesBomb(t, size)
+	r, err := bpx.NewReader(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p := OpenPackage(r)
+	if p == nil {
+		t.Fatal("OpenPackage: nil")
+	}
+	defer p.Close()
+	info := Describe(r, p)
+	runtime.ReadMemStats(&after)
+	if len(p.Objects()) != 1 || info.DeadBytes == nil || *info.DeadBytes != 0 {
+		t.Errorf("%d objects, info %+v", len(p.Objects()), info)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("describing a %d-byte package allocated %d bytes", len(file), got)
 	}
 }

@@ -53,12 +53,15 @@ func Describe(r *bpx.Reader, p *pack.Package) Info {
 }
 
 // OpenPackage opens r as a package, or returns nil if it is none or does
-// not open ("bpx verify" says why). The caller closes it.
+// not open ("bpx verify" says why). The caller closes it. It is opened for
+// counting (pack.SkipNames): objects and dead bytes, no names; reading
+// them would decompress the strings section, up to 4 GiB, for nothing
+// shown.
 func OpenPackage(r *bpx.Reader) *pack.Package {
 	if r.Header.Type != bpx.TypePackage {
 		return nil
 	}
-	p, err := pack.New(r, pack.IgnoreTypeExt())
+	p, err := pack.New(r, pack.IgnoreTypeExt(), pack.SkipNames())
 	if err != nil {
 		return nil
 	}

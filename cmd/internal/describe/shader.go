@@ -27,7 +27,10 @@ type Shader struct {
 
 // ReadShader reads the layout and the symbols of the shader pack r, or
 // returns nil if r is none. A pack that does not decode is no error: the
-// Shader's Error says why.
+// Shader's Error says why. It decompresses only what it shows: the layout
+// comes from the header and section table, the symbols from the
+// SymbolTable and Strings sections (shader.ReadSymbols, with its bounds);
+// no Shader section and no extended data is read.
 func ReadShader(r *bpx.Reader) *Shader {
 	if r.Header.Type != bpx.TypeShader {
 		return nil
@@ -41,13 +44,13 @@ func ReadShader(r *bpx.Reader) *Shader {
 	if layout != shader.LayoutSDK4 {
 		return info
 	}
-	p, err := shader.ReadPack(r)
+	syms, err := shader.ReadSymbols(r, shader.SkipExtendedData())
 	if err != nil {
 		info.Error = err.Error()
 		return info
 	}
-	info.Symbols = []Symbol{}
-	for _, sym := range p.Symbols {
+	info.Symbols = make([]Symbol, 0, len(syms))
+	for _, sym := range syms {
 		info.Symbols = append(info.Symbols, Symbol{sym.Name, sym.Type.String(), sym.Flags.String()})
 	}
 	return info
