@@ -155,17 +155,6 @@ func sectionData(name string, sec *bpx.Section) ([]byte, error) {
 	return b, nil
 }
 
-// acquire takes a preview token, waiting while maxPreviews decode; the
-// caller calls release. It fails when the request is gone.
-func (s *Server) acquire(r *http.Request) (release func(), err error) {
-	select {
-	case s.previews <- struct{}{}:
-		return func() { <-s.previews }, nil
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
-}
-
 // notFoundf returns an error matching fs.ErrNotExist (status 404).
 func notFoundf(format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, fs.ErrNotExist)...)
