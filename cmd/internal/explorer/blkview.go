@@ -14,13 +14,15 @@ import (
 
 // What a BLK preview takes per byte of its file at most, so that a
 // decoded tree and its answer stay within MaxPreviewBytes: a binary tree
-// takes about 40 bytes per decoded byte, a text one up to 320 bytes per
-// byte of text while it is built (see package blk; a BPX container's
-// BPXSD object takes sdFactor); the answer, text or JSON, may take as
-// much as the tree (blkAnswerFactor), and is cut there with ErrTooLarge
-// (names in a name map are shared by the tree, written once per use).
+// takes up to 64 bytes per decoded byte (package blk says about 40;
+// TestPreviewCostFactors measures 44 for empty blocks), a text one up to
+// 320 bytes per byte of text while it is built (see package blk; a BPX
+// container's BPXSD object takes sdFactor); the answer, text or JSON,
+// may take as much as the tree (blkAnswerFactor), and is cut there with
+// ErrTooLarge (names in a name map are shared by the tree, written once
+// per use).
 const (
-	blkBinaryFactor = 40
+	blkBinaryFactor = 64
 	blkTextFactor   = 320
 	blkAnswerFactor = 2 // the tree, then its answer of at most as many bytes
 	maxBLKBinary    = MaxPreviewBytes / blkBinaryFactor / blkAnswerFactor

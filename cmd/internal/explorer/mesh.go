@@ -88,8 +88,8 @@ func (m *mesh) appendTo(b []byte) []byte {
 // byte of its sections, a BO3D file per byte of the file (decoded, 3
 // bytes per byte).
 const (
-	modelFactor = 6
-	bo3dFactor  = 6
+	modelFactor = 8
+	bo3dFactor  = 8
 )
 
 // loadMesh decodes the mesh of sub, a BPX model or a BO3D file, under a

@@ -10,9 +10,9 @@ import (
 )
 
 // sdFactor is what a BPXSD preview takes per byte of its object at most:
-// decoded, at most 128 bytes per byte (see package sd), and then its JSON
-// (TestPreviewCostFactors measures the worst shapes).
-const sdFactor = 192
+// decoded, at most 128 bytes per byte (see package sd); with its JSON,
+// TestPreviewCostFactors measures about 70 for the worst shapes.
+const sdFactor = 128
 
 // maxSD is the largest BPXSD object previewed: within MaxPreviewBytes.
 const maxSD = MaxPreviewBytes / sdFactor

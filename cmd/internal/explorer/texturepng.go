@@ -45,13 +45,14 @@ func textureExt(sub *subject) (texture.TypeExt, error) {
 }
 
 // textureCost is what the preview of a layer of a texture of ext takes
-// at most: every layer's pixels (texture.Read reads them all), the
-// layer's image (RGB becomes RGBA: 4/3 of the layer) and its PNG (the
-// image's rows, barely compressed at worst, in a buffer of that size),
-// and the encoder's state.
+// at most: every layer's pixels (texture.Read reads them all; their
+// decompression takes as much again), the layer's image (RGB becomes
+// RGBA: 4/3 of the layer) and its PNG (the image's rows, barely
+// compressed at worst, in a buffer of that size), and the encoder's
+// state.
 func textureCost(ext texture.TypeExt) int64 {
 	img := ext.LayerSize() * 4 / 3
-	return ext.PixelArraySize() + img + pngSize(img) + minPreviewCost
+	return 2*ext.PixelArraySize() + img + pngSize(img) + 2*minPreviewCost
 }
 
 // pngSize is the room the PNG of an image of img bytes is encoded into:
