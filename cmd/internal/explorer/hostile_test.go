@@ -233,3 +233,25 @@ func TestWriteDeadline(t *testing.T) {
 		t.Errorf("the whole answer (%d bytes) came through after the deadline", n)
 	}
 }
+
+// TestNestedSectionsLimit: a BPX file inside the tree with more than
+// maxNestedSections sections, whose table each request would parse, is
+// not opened as a container.
+func TestNestedSectionsLimit(t *testing.T) {
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	w.SetType('X')
+	for range 4 * maxNestedSections { // a table of 20 MiB parsed
+		if err := w.WriteSection(0x10, bpx.SectionOptions{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"many.bpx": buf.String()}, nil))})
+	a := allocated(func() { wantError(t, s, "/api/container?path=many.bpx", 413, "limit") })
+	if a > 4<<20 {
+		t.Errorf("allocated %d bytes", a)
+	}
+}

@@ -89,9 +89,15 @@ func (s *Server) subject(r *http.Request) (*subject, error) {
 		return nil, err
 	}
 	sub := &subject{name: p, path: p, query: query, ra: ra, size: size, close: f.Close}
-	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes))
+	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes), bpx.WithMaxSections(maxNestedSections))
 	return sub, nil
 }
+
+// maxNestedSections bounds the section table of a BPX file inside the
+// tree, which each request opening it parses (80 bytes a section): 5 MiB
+// at most. A file with more is no readable container (/raw still serves
+// it); the files given to New are parsed once and have no such bound.
+const maxNestedSections = 1 << 16
 
 // inputSubject is the subject of a file given to New.
 func inputSubject(in *input, query string) *subject {
