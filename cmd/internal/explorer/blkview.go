@@ -134,7 +134,7 @@ func (s *Server) decodeBLK(r *http.Request, sub *subject) (*blk.Block, *grant, e
 		case len(head) > 0 && head[0] > byte(blk.KindSlimZstdDict):
 			limit, factor = maxBLKText, blkTextFactor
 		case len(head) > 0 && head[0] == byte(blk.KindSlim):
-			decoded = 2 * sub.size // and the name map
+			decoded = sub.size + maxBLKBinary/blkBinaryFactor // and the name map's names
 		case bytes.HasPrefix(head, []byte("\x00BBF")), len(head) > 0 && head[0] == byte(blk.KindFAT):
 		default: // compressed: it decodes to maxBLKBinary at most
 			decoded = 2 * maxBLKBinary

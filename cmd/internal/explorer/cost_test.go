@@ -72,17 +72,26 @@ func TestPreviewCostFactors(t *testing.T) {
 		return b
 	}()
 	blkTextBig := []byte(strings.Repeat("g{\n"+strings.Repeat("a{}\n", 1000)+"}\n", maxBLKText/4008))
-	blkFAT := func() []byte {
-		group := "g{\n" + strings.Repeat("b{}\n", 50_000) + "}\n"
-		b, err := blk.ParseText([]byte(strings.Repeat(group, maxBLKBinary/2/len(group))))
+	group := "g{\n" + strings.Repeat("b{}\n", 50_000) + "}\n"
+	blkFAT := fatBLK(t, strings.Repeat(group, maxBLKBinary/2/len(group)))
+	blkBPXBig := func() []byte {
+		var text strings.Builder // named blocks of named parameters: BPXSD objects
+		for g := range 200 {
+			fmt.Fprintf(&text, "g%d{\n", g)
+			for p := range 200 {
+				fmt.Fprintf(&text, "p%d:i=1\n", p)
+			}
+			text.WriteString("}\n")
+		}
+		b, err := blk.ParseText([]byte(text.String()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		bin, err := blk.Encode(b, blk.KindFAT)
-		if err != nil {
+		var buf bytes.Buffer
+		if err := blk.WriteBPX(&buf, b); err != nil {
 			t.Fatal(err)
 		}
-		return bin
+		return buf.Bytes()
 	}()
 	bigTable := func() []byte {
 		strs := &bpxstrings.Builder{}
@@ -113,7 +122,7 @@ func TestPreviewCostFactors(t *testing.T) {
 	files := map[string][]byte{
 		"empty.sd": worstSD(maxSD, false), "nulls.sd": worstSD(maxSD, true),
 		"rgb.bpx": rgbTex, "model.bpx": unknownModel, "big.bo3d": bigBO3D,
-		"text.blk": blkTextBig, "fat.blk": blkFAT, "table.bpx": bigTable, "inner.bpx": inner,
+		"text.blk": blkTextBig, "fat.blk": blkFAT, "d.bpx": blkBPXBig, "table.bpx": bigTable, "inner.bpx": inner,
 	}
 	objs := map[string]string{}
 	for n, b := range files {
@@ -143,6 +152,9 @@ func TestPreviewCostFactors(t *testing.T) {
 		{"/api/blk?path=text.blk&as=json", blkTextFactor * blkAnswerFactor * size("text.blk")},
 		{"/api/blk?path=text.blk&as=text", blkTextFactor * blkAnswerFactor * size("text.blk")},
 		{"/api/blk?path=fat.blk&as=json", blkBinaryFactor * blkAnswerFactor * size("fat.blk")},
+		{"/api/blk?path=d.bpx&as=json", func() int64 {
+			return sdFactor * blkAnswerFactor * int64(in("d.bpx").rd.FindSection(bpx.SectionTypeStructuredData).USize)
+		}()},
 		{"/api/table?path=table.bpx&limit=5000", func() int64 { sec, ss, _ := tableSections(in("table.bpx"), -1); return tableCost(sec, ss) }()},
 		{"/api/container?path=inner.bpx", packageOpenCost(in("inner.bpx").rd)},
 	} {
