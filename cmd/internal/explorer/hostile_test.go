@@ -112,8 +112,8 @@ func worstSD(size int, nulls bool) []byte {
 
 // TestSDRawTakesBudget (issue 23, finding 3): a BPXSD file decodes
 // under the preview budget like a package's metadata does: while
-// previews hold the budget a request waits (and one that goes away
-// returns without decoding), for /api/sd and for /api/preview.
+// previews hold the whole budget, a request that goes away returns
+// without decoding, from /api/sd and from /api/preview.
 func TestSDRawTakesBudget(t *testing.T) {
 	obj := worstSD(256<<10, false)
 	if _, err := sd.Decode(obj); err != nil {
