@@ -292,12 +292,18 @@ images, text, structured data, BLK files and tables, and the container view
 (header, TypeExt, sections, verify) of any file. FILE may be an http(s) URL.
 With -L, the page shows the mods layered over PACKAGE. The URL printed is
 served until interrupted; --addr 127.0.0.1:0 (the default) takes a free
-port on this machine only.`,
+port on this machine only.
+
+The files are hostile input: previews share a budget of 192 MiB of
+decoded data (one larger than that is refused), a client that stops
+reading an answer for 30 s is dropped, and the server sets a soft memory
+limit of 448 MiB (GOMEMLIMIT overrides it).`,
 	Examples: []example{
 		{"Explore a package and open the page.", "bpx serve --open game.bpx"},
 		{"Explore a base package with a mod over it, on port 8080.", "bpx serve --addr 127.0.0.1:8080 -L mod.bpx game.bpx"},
 	},
-	Setup: setupServe,
+	Memory: serverMemory,
+	Setup:  setupServe,
 }, {
 	Name:    "version",
 	Usage:   "",

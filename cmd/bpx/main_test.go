@@ -56,19 +56,7 @@ func TestMain(m *testing.M) {
 // os.Exit, no stack trace on standard error).
 func runBinary(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	buildOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "bpx-cli-test"); binErr != nil {
-			return
-		}
-		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "bpx"), ".")
-		if out, err := build.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("building bpx: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	cmd := exec.Command(filepath.Join(binDir, "bpx"), args...)
+	cmd := exec.Command(bpxBinary(t), args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdin != nil {
@@ -83,6 +71,24 @@ func runBinary(t *testing.T, stdin []byte, args ...string) result {
 		t.Fatalf("running bpx %v: %v", args, err)
 	}
 	return result{out.String(), errb.String(), code}
+}
+
+// bpxBinary builds the bpx binary once and returns its path.
+func bpxBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "bpx-cli-test"); binErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "bpx"), ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("building bpx: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "bpx")
 }
 
 // samplesDir returns the shared samples folder or skips the test.

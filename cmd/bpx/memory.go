@@ -12,6 +12,7 @@ const (
 	defaultMemory memoryUse = iota // the runtime's defaults
 	boundedMemory                  // boundMemory: pack and unpack
 	quickMemory                    // collectLate: commands that read tables and exit
+	serverMemory                   // limitServer: bpx serve
 )
 
 // apply sets up the garbage collector for m.
@@ -21,6 +22,8 @@ func (m memoryUse) apply() {
 		boundMemory()
 	case quickMemory:
 		collectLate()
+	case serverMemory:
+		limitServer()
 	}
 }
 
@@ -49,5 +52,18 @@ func collectLate() {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(-1)
 		debug.SetMemoryLimit(quickMemoryLimit)
+	}
+}
+
+// serveMemoryLimit is the soft memory limit of "bpx serve" unless
+// GOMEMLIMIT is given: the preview budget (explorer.MaxPreviewBytes,
+// 192 MiB) with room for the garbage collector, which works harder as the
+// heap nears it, so that the server's peak RSS stays under 512 MiB
+// whatever its clients ask (TestServeHostile).
+const serveMemoryLimit = 448 << 20
+
+func limitServer() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 }

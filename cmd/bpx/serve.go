@@ -90,7 +90,10 @@ func (f *serveFlags) run(e *env, pos []string) int {
 	}
 	ctx, stop := signal.NotifyContext(serveContext(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	// No ReadTimeout or WriteTimeout: they would cut long downloads and
+	// cancel long previews; the explorer sets a write deadline that moves
+	// on as bytes go out, and a request has no body to read.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 1 << 20}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

@@ -12,13 +12,21 @@ import (
 	"github.com/gobpx/bpx/formats/blk"
 )
 
-// Limits of BLK previews, so that a decoded tree takes at most about
-// MaxPreviewBytes: a binary tree takes about 40 bytes per decoded byte, a
-// text one up to 320 bytes per byte of text while it is built (see
-// package blk).
+// What a BLK preview takes per byte of its file at most, so that a
+// decoded tree and its answer stay within MaxPreviewBytes: a binary tree
+// takes up to 64 bytes per decoded byte (package blk says about 40;
+// TestPreviewCostFactors measures 44 for empty blocks), a text one up to
+// 320 bytes per byte of text while it is built (see package blk; a BPX
+// container's BPXSD object takes sdFactor); the answer, text or JSON,
+// may take as much as the tree (blkAnswerFactor), and is cut there with
+// ErrTooLarge (names in a name map are shared by the tree, written once
+// per use).
 const (
-	maxBLKBinary = MaxPreviewBytes / 40
-	maxBLKText   = MaxPreviewBytes / 320
+	blkBinaryFactor = 64
+	blkTextFactor   = 320
+	blkAnswerFactor = 2 // the tree, then its answer of at most as many bytes
+	maxBLKBinary    = MaxPreviewBytes / blkBinaryFactor / blkAnswerFactor
+	maxBLKText      = MaxPreviewBytes / blkTextFactor / blkAnswerFactor
 )
 
 // isBinaryBLK reports whether head starts like a binary BLK file whatever
@@ -50,61 +58,107 @@ func (s *Server) handleBLK(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
-	b, err := s.decodeBLK(r, sub)
+	b, g, err := s.decodeBLK(r, sub)
 	if err != nil {
-		fail(w, err)
+		failRequest(w, r, err)
 		return
 	}
-	var buf bytes.Buffer
+	// The answer may take what the tree took: g's share of the budget.
+	buf := &cappedBuffer{max: int(g.n / blkAnswerFactor), name: sub.name}
 	ct := "text/plain; charset=utf-8"
 	if as == "text" {
-		err = blk.WriteText(&buf, b)
+		err = blk.WriteText(buf, b)
 	} else {
 		ct = "application/json; charset=utf-8"
-		err = blk.WriteJSON(&buf, b)
+		err = blk.WriteJSON(buf, b)
 	}
 	if err != nil {
-		fail(w, fmt.Errorf("%s: %w", sub.name, err))
+		g.release()
+		failRequest(w, r, fmt.Errorf("%s: %w", sub.name, err))
 		return
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(buf.Bytes())
+	send(w, g, ct, buf.b)
+}
+
+// cappedBuffer is a buffer of at most max bytes: a write beyond fails
+// with an error matching bpx.ErrTooLarge.
+type cappedBuffer struct {
+	b    []byte
+	max  int
+	name string
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if len(p) > c.max-len(c.b) {
+		return 0, fmt.Errorf("the answer for %s is above the preview limit of %d bytes: %w", c.name, c.max, bpx.ErrTooLarge)
+	}
+	c.b = append(c.b, p...)
+	return len(p), nil
 }
 
 // checkBLK decodes sub as a BLK file.
 func (s *Server) checkBLK(r *http.Request, sub *subject) error {
-	_, err := s.decodeBLK(r, sub)
+	_, g, err := s.decodeBLK(r, sub)
+	if err == nil {
+		g.release()
+	}
 	return err
 }
 
 // decodeBLK decodes sub: a BPX container of type 'D', binary BLK of any
 // kind (SLIM kinds with the name map "nm" of the same directory and the
 // dictionary it names beside it), the typed JSON of package blk, or text.
-func (s *Server) decodeBLK(r *http.Request, sub *subject) (*blk.Block, error) {
+// It decodes under a grant of the preview budget for the tree and its
+// answer, which the caller releases.
+func (s *Server) decodeBLK(r *http.Request, sub *subject) (*blk.Block, *grant, error) {
+	var cost int64
 	if sub.rd != nil {
 		if sub.rd.Header.Type != blk.BPXType {
-			return nil, badRequestf("%s: not a BLK container (type %q)", sub.name, sub.rd.Header.Type)
+			return nil, nil, badRequestf("%s: not a BLK container (type %q)", sub.name, sub.rd.Header.Type)
 		}
-		if sec := sub.rd.FindSection(bpx.SectionTypeStructuredData); sec != nil && sec.USize > maxSD {
-			return nil, fmt.Errorf("%s: section %d: %d bytes, above the preview limit of %d for structured data: %w", sub.name, sec.Index, sec.USize, maxSD, bpx.ErrTooLarge)
+		if sec := sub.rd.FindSection(bpx.SectionTypeStructuredData); sec != nil {
+			if sec.USize > maxSD/blkAnswerFactor {
+				return nil, nil, fmt.Errorf("%s: section %d: %d bytes, above the preview limit of %d for structured data: %w", sub.name, sec.Index, sec.USize, maxSD/blkAnswerFactor, bpx.ErrTooLarge)
+			}
+			cost = sdFactor * int64(sec.USize) * blkAnswerFactor
 		}
 	}
 	limit := int64(maxBLKBinary)
 	if sub.rd == nil {
 		head, err := sub.head(sniffSize)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if len(head) > 0 && head[0] > byte(blk.KindSlimZstdDict) {
-			limit = maxBLKText
+		factor, decoded := int64(blkBinaryFactor), sub.size
+		switch {
+		case len(head) > 0 && head[0] > byte(blk.KindSlimZstdDict):
+			limit, factor = maxBLKText, blkTextFactor
+		case len(head) > 0 && head[0] == byte(blk.KindSlim):
+			decoded = sub.size + maxBLKBinary/blkBinaryFactor // and the name map's names
+		case bytes.HasPrefix(head, []byte("\x00BBF")), len(head) > 0 && head[0] == byte(blk.KindFAT):
+		default: // compressed: it decodes to maxBLKBinary at most
+			decoded = 2 * maxBLKBinary
 		}
+		if sub.size > limit {
+			return nil, nil, fmt.Errorf("%s: %d bytes, above the preview limit of %d for this kind: %w", sub.name, sub.size, limit, bpx.ErrTooLarge)
+		}
+		cost = min(factor*decoded*blkAnswerFactor, MaxPreviewBytes)
 	}
-	release, err := s.acquire(r)
+	g, err := s.acquire(r, sub.name, cost)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer release()
+	b, err := s.readBLK(sub, limit)
+	if err != nil {
+		g.release()
+		return nil, nil, err
+	}
+	return b, g, nil
+}
+
+// readBLK decodes the BLK file sub, of at most limit bytes when it is
+// no BPX container.
+func (s *Server) readBLK(sub *subject, limit int64) (*blk.Block, error) {
 	if sub.rd != nil {
 		b, err := blk.ReadBPX(sub.ra, sub.size)
 		if err != nil {

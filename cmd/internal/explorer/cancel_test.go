@@ -29,13 +29,20 @@ func serveGone(t *testing.T, s *Server, target string) *httptest.ResponseRecorde
 	select {
 	case <-done:
 	case <-time.After(time.Minute):
-		for range maxPreviews { // let the handler go, then fail
-			<-s.previews
-		}
+		s.budget.release(MaxPreviewBytes) // let the handler go, then fail
 		<-done
 		t.Fatalf("%s: a gone request stayed blocked on a preview token", target)
 	}
 	return rec
+}
+
+// holdBudget takes the whole preview budget, as previews decoding would;
+// the test releases it.
+func holdBudget(t testing.TB, s *Server) {
+	t.Helper()
+	if err := s.budget.acquire(context.Background(), MaxPreviewBytes); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestSectionReadsGoneRequest: /api/verify and /api/section decompress
@@ -55,26 +62,22 @@ func TestSectionReadsGoneRequest(t *testing.T) {
 		t.Fatal("the fixture has no compressed section")
 	}
 	targets := []string{"/api/verify?file=0&" + sec, "/api/section?file=0&" + sec + "&offset=1&length=16"}
-	// Every token taken: the gone request must not wait for one.
-	for range maxPreviews {
-		s.previews <- struct{}{}
-	}
+	// The whole budget held: the gone request must not wait for it.
+	holdBudget(t, s)
 	for _, u := range targets {
 		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
 			t.Errorf("%s: gone request answered %q", u, rec.Body)
 		}
 	}
-	for range maxPreviews {
-		<-s.previews
-	}
+	s.budget.release(MaxPreviewBytes)
 	// Tokens free: the gone request must not decompress either.
 	for _, u := range targets {
 		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
 			t.Errorf("%s: gone request decompressed and answered %q", u, rec.Body)
 		}
 	}
-	if len(s.previews) != 0 {
-		t.Errorf("%d tokens still taken", len(s.previews))
+	if n := s.budget.held(); n != 0 {
+		t.Errorf("%d bytes of the budget still held", n)
 	}
 	for _, u := range targets {
 		if rec := get(t, s, u); rec.Code != 200 {
@@ -92,15 +95,11 @@ func TestContainerNestedPackage(t *testing.T) {
 		return newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"in.bpx": string(inner)}, nil))})
 	}
 	s := outer(inner)
-	for range maxPreviews {
-		s.previews <- struct{}{}
-	}
+	holdBudget(t, s)
 	if rec := serveGone(t, s, "/api/container?path=in.bpx"); rec.Body.Len() != 0 {
 		t.Errorf("gone request opened the package and answered %q", rec.Body)
 	}
-	for range maxPreviews {
-		<-s.previews
-	}
+	s.budget.release(MaxPreviewBytes)
 	var c containerAnswer
 	getJSON(t, s, "/api/container?path=in.bpx", 200, &c)
 	if c.Objects == nil || *c.Objects != 2 {

@@ -59,7 +59,7 @@ func objectRun(p *pack.Package, dir string) ([]pack.Object, string) {
 // cleanListing lists directory dir of p as readListing does, when p is
 // path-ordered and dir is one of its directories (ok). The names are
 // the objects'.
-func cleanListing(b *budget, p *pack.Package, dir string) (l *listing, ok bool, err error) {
+func cleanListing(b *listBudget, p *pack.Package, dir string) (l *listing, ok bool, err error) {
 	if !p.PathOrdered() {
 		return nil, false, nil
 	}
@@ -102,7 +102,7 @@ func cleanListing(b *budget, p *pack.Package, dir string) (l *listing, ok bool, 
 // listing shares the objects' names. A path-ordered package lists the
 // run of objects below sub; another one every object of a valid path
 // below sub. ok is false when the tree's way must be taken.
-func (s *Server) packageDeepListing(b *budget, in *input, dir, sub, q string) (l *listing, ok bool, err error) {
+func (s *Server) packageDeepListing(b *listBudget, in *input, dir, sub, q string) (l *listing, ok bool, err error) {
 	p := in.pkg
 	objs, prefix := p.Objects(), ""
 	var bad []int // sorted

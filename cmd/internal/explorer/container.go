@@ -60,32 +60,49 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		Name: t.name, Size: t.size, Type: describe.TypeByte(h.Type), TypeName: describe.TypeName(h.Type),
 		Version: h.Version, Checksum: h.Checksum, FileSize: h.FileSize,
 		TypeExt: hex.EncodeToString(h.TypeExt[:]), TypeExtText: describe.TypeExt(h.Type, h.TypeExt),
-		Shader: describe.ReadShader(t.rd),
+	}
+	if err := s.describeShader(r, t, &out); err != nil {
+		failRequest(w, r, err)
+		return
 	}
 	out.Sections, out.SectionNext = sectionPage(t.rd, 0, DefaultListLimit)
 	out.SectionNum = len(t.rd.Sections)
 	p := t.pkg
-	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenSize(t.rd) <= MaxPreviewBytes {
+	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenCost(t.rd) <= MaxPreviewBytes {
 		// Opening a package inside the tree decodes its object table and
-		// names (4 GiB each at most): a preview's share, under a token.
-		release, err := s.acquire(r)
+		// names (4 GiB each at most): under a grant of the preview budget,
+		// released before the answer is written.
+		g, err := s.acquire(r, t.name, packageOpenCost(t.rd))
 		if err != nil {
-			return // the request is gone
+			failRequest(w, r, err)
+			return
 		}
-		defer release()
 		if p = describe.OpenPackage(t.rd); p != nil {
-			defer p.Close()
+			packageCounts(p, &out)
+			p.Close()
 		}
-	}
-	if p != nil {
-		n := len(p.Objects())
-		out.Objects = &n
-		if dead, err := p.DeadBytes(); err == nil {
-			out.DeadBytes = &dead
-		}
+		g.release()
+	} else if p != nil {
+		packageCounts(p, &out)
 	}
 	writeJSON(w, out)
 }
+
+// packageCounts sets the object count and dead bytes of the package p.
+func packageCounts(p *pack.Package, out *containerAnswer) {
+	n := len(p.Objects())
+	out.Objects = &n
+	if dead, err := p.DeadBytes(); err == nil {
+		out.DeadBytes = &dead
+	}
+}
+
+// packageOpenFactor is what opening a package takes per byte of the
+// sections it reads at most (TestPreviewCostFactors measures it).
+const packageOpenFactor = 8
+
+// packageOpenCost is what opening the package rd takes at most.
+func packageOpenCost(rd *bpx.Reader) int64 { return packageOpenFactor * packageOpenSize(rd) }
 
 // packageOpenSize is how many decompressed bytes opening the package rd
 // reads: its object table and strings, or for the older revisions, whose
@@ -115,12 +132,13 @@ func (s *Server) serveVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer t.Close()
-	release, err := s.acquire(r)
+	g, err := s.acquire(r, t.name, streamCost(sec))
 	if err != nil {
-		return // the request is gone
+		failRequest(w, r, err)
+		return
 	}
 	err = verifySection(r.Context(), sec)
-	release()
+	g.release()
 	if r.Context().Err() != nil {
 		return
 	}
@@ -141,6 +159,17 @@ func verifySection(ctx context.Context, sec *bpx.Section) error {
 	defer rc.Close()
 	_, err = io.Copy(io.Discard, ctxReader{ctx, rc})
 	return err
+}
+
+// streamCost is what reading the section sec as a stream takes at most:
+// an xz section its dictionary (at most bpx.DefaultMaxXZDictionary) or,
+// decoded whole when small, its stored and decoded bytes; any other a
+// decoder's buffers.
+func streamCost(sec *bpx.Section) int64 {
+	if sec.Flags&bpx.FlagXZ == 0 {
+		return minPreviewCost
+	}
+	return min(2*int64(sec.USize), bpx.DefaultMaxXZDictionary) + minPreviewCost
 }
 
 // ctxReader reads r until ctx is done: a section can decompress to 4 GiB,
@@ -181,21 +210,23 @@ func (s *Server) serveSection(w http.ResponseWriter, r *http.Request) {
 	}
 	off = min(off, int64(sec.USize))
 	n = min(n, int64(sec.USize)-off)
+	g, err := s.acquire(r, t.name, streamCost(sec)+n)
+	if err != nil {
+		failRequest(w, r, err)
+		return
+	}
+	defer g.release()
 	buf := make([]byte, n)
 	var m int
 	if sec.Compressed() {
-		release, aerr := s.acquire(r)
-		if aerr != nil {
-			return // the request is gone
-		}
 		m, err = readCompressed(r.Context(), sec, buf, off)
-		release()
 		if r.Context().Err() != nil {
 			return
 		}
 	} else {
 		m, err = sec.ReadAt(buf, off)
 	}
+	g.keep(n)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		fail(w, err)
 		return

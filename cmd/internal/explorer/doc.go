@@ -93,18 +93,9 @@
 //
 // # Security
 //
-// The files are hostile input. Every decoder below has its own limits;
-// the server adds these: the hex view answers at most 1 MiB of a section a request
-// (decompressing the section up to the offset asked, so a page deep in a
-// large compressed section costs more; a request that goes away stops
-// it), and, like /api/verify, takes a preview's turn; previews decode
-// at most MaxPreviewBytes of decompressed data (textures, meshes, JSON)
-// and at most two run at once. Inputs whose decoders keep more memory
-// than they read are bounded so that the decoder stays within
-// MaxPreviewBytes: a BO3D mesh is read up to MaxPreviewBytes/4 bytes, a
-// binary BLK file up to /40, a BPXSD object up to /128 (4 MiB) and a BLK
-// text up to /320. A malformed file is an error on the page, never a
-// crash of the server.
+// The files are hostile input. Every decoder has limits of its own; the
+// server adds the bounds that follow. A malformed file is an error on the
+// page, never a crash of the server.
 //
 // Listings, invalid names and section tables are bounded in bytes, not
 // only in entries. A page of /api/list, /api/invalid or a section table
@@ -120,6 +111,34 @@
 // (and 64 listings) of recently used listings. A container inside the
 // tree (an object of a package) may have at most 65,536 sections, checked
 // before its section table is read (413 beyond).
+//
+// Previews share one budget of MaxPreviewBytes (192 MiB): each holds,
+// while it decodes, what its decoding takes at most, waiting (first come,
+// first served) while others hold too much; a request that goes away
+// stops waiting, and stops decompressing. A preview that needs more than
+// the whole budget is refused (413). What each holds: a BPXSD object 128
+// bytes per byte (so at most MaxPreviewBytes/128, 1.5 MiB); a BO3D mesh 8
+// bytes per byte of the file, a model 8 per byte of its sections; a BLK
+// file 64 bytes per decoded byte if binary, 320 per byte if text, twice
+// over for its answer (text or JSON, cut at that size); a texture twice
+// its pixels and the layer's image and PNG; a table its sections twice
+// and two pages of at most 8 MiB of JSON; the container view of a
+// package inside the tree 8 bytes per byte of its object table and
+// names, of a shader pack 24 per byte of its symbol table, its names and
+// 128 per byte of its extended data (never its shaders: their sections
+// are not read); /api/verify and the hex view the decompressor's state
+// (an xz dictionary, up to 64 MiB) and the page, at most 1 MiB (a page
+// deep in a large compressed section decompresses up to the offset
+// asked). TestPreviewCostFactors checks these factors against what the
+// decoders allocate. A preview's answer is made under its share, which
+// then shrinks to the answer's size while it is written.
+//
+// Every answer is written under a write deadline of 30 s that moves on
+// with every 256 KiB written: a download that progresses never dies, a
+// client that stops reading is dropped after 30 s, and with it what its
+// answer holds of the budget. "bpx serve" sets a soft memory limit
+// (448 MiB) so that the server stays under 512 MiB however many clients
+// ask.
 //
 // The page loads nothing from outside the binary: every response carries a
 // Content-Security-Policy that allows scripts, styles, images and fonts

@@ -209,9 +209,12 @@ func sdBytes(t testing.TB) []byte {
 // blkText is the BLK fixture as text.
 const blkText = "speed:r=1.5\r\nunit{\r\n  name:t=\"tank\"\r\n}\r\n"
 
-func blkFile(t testing.TB) []byte {
+func blkFile(t testing.TB) []byte { return fatBLK(t, blkText) }
+
+// fatBLK encodes the BLK text as a FAT binary BLK file.
+func fatBLK(t testing.TB, text string) []byte {
 	t.Helper()
-	b, err := blk.ParseText([]byte(blkText))
+	b, err := blk.ParseText([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}

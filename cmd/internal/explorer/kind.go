@@ -143,7 +143,10 @@ func isText(head []byte, cut bool) bool {
 
 // checkSD decodes sub as a BPXSD object.
 func (s *Server) checkSD(r *http.Request, sub *subject) error {
-	_, err := s.decodeSD(r, sub, sdRequest{section: -1})
+	_, g, err := s.decodeSD(r, sub, sdRequest{section: -1})
+	if err == nil {
+		g.release()
+	}
 	return err
 }
 

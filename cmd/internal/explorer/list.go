@@ -114,7 +114,7 @@ func (s *Server) listing(ctx context.Context, key listKey) (*listing, error) {
 			return nil, err
 		}
 	}
-	return s.lists.get(ctx, key, func(b *budget) (*listing, error) {
+	return s.lists.get(ctx, key, func(b *listBudget) (*listing, error) {
 		in, sub := s.packageDir(key.dir)
 		switch {
 		case key.deep:
@@ -143,7 +143,7 @@ func (s *Server) listing(ctx context.Context, key listKey) (*listing, error) {
 // (fs.ReadDirFile returns them so), so ordering costs one pass.
 // The names are those of the fs.DirEntry values, which the tree's file
 // systems take from the packages' object names: the listing shares them.
-func readListing(b *budget, fsys fs.FS, dir string) (*listing, error) {
+func readListing(b *listBudget, fsys fs.FS, dir string) (*listing, error) {
 	fi, err := fs.Stat(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -214,7 +214,7 @@ func dirsFirst(ents []listEntry, ndirs int) []listEntry {
 
 // filterEntries keeps the entries of l whose name contains q (lower
 // case) in any case. The names are l's (shared with the packages).
-func filterEntries(b *budget, l *listing, q string) (*listing, error) {
+func filterEntries(b *listBudget, l *listing, q string) (*listing, error) {
 	c := collector{b: b}
 	for i := range l.len() {
 		if e := l.entry(i); containsFold(e.name, q) {
@@ -234,7 +234,7 @@ func containsFold(s, q string) bool {
 // deepListing lists every file below dir whose path below dir contains q
 // in any case, sorted by path. The paths are made for the listing (it
 // owns them): this is the way of a stack, which has no object table.
-func (s *Server) deepListing(b *budget, dir, q string) (*listing, error) {
+func (s *Server) deepListing(b *listBudget, dir, q string) (*listing, error) {
 	fi, err := fs.Stat(s.tree, dir)
 	if err != nil {
 		return nil, err

@@ -132,8 +132,8 @@ func TestListErrors(t *testing.T) {
 // recently used first, and a listing larger than the cache is not kept.
 func TestListCacheBounds(t *testing.T) {
 	var c listCache
-	mk := func(n int64) func(*budget) (*listing, error) {
-		return func(*budget) (*listing, error) { return &listing{bytes: n}, nil }
+	mk := func(n int64) func(*listBudget) (*listing, error) {
+		return func(*listBudget) (*listing, error) { return &listing{bytes: n}, nil }
 	}
 	ctx := context.Background()
 	for i := range maxCachedLists + 5 {
@@ -155,7 +155,7 @@ func TestListCacheBounds(t *testing.T) {
 	}
 	calls := 0
 	for range 2 {
-		c.get(ctx, listKey{dir: "big"}, func(*budget) (*listing, error) { calls++; return &listing{}, nil })
+		c.get(ctx, listKey{dir: "big"}, func(*listBudget) (*listing, error) { calls++; return &listing{}, nil })
 	}
 	if calls != 0 {
 		t.Error("a cached listing was built again")

@@ -84,7 +84,7 @@ type cachedList struct {
 // cached, with a budget that bounds it and stops it when ctx is done.
 // Errors are not cached; a waiter whose builder's request went away
 // builds the listing itself.
-func (c *listCache) get(ctx context.Context, key listKey, build func(*budget) (*listing, error)) (*listing, error) {
+func (c *listCache) get(ctx context.Context, key listKey, build func(*listBudget) (*listing, error)) (*listing, error) {
 	for {
 		c.mu.Lock()
 		if c.m == nil {
@@ -113,7 +113,7 @@ func (c *listCache) get(ctx context.Context, key listKey, build func(*budget) (*
 		}
 		c.mu.Unlock()
 
-		l.l, l.err = c.build(ctx, &budget{ctx: ctx, max: max, dir: key.dir}, build)
+		l.l, l.err = c.build(ctx, &listBudget{ctx: ctx, max: max, dir: key.dir}, build)
 		c.mu.Lock()
 		l.ready = true
 		if l.err == nil {
@@ -132,7 +132,7 @@ func (c *listCache) get(ctx context.Context, key listKey, build func(*budget) (*
 }
 
 // build runs build under a build token.
-func (c *listCache) build(ctx context.Context, b *budget, build func(*budget) (*listing, error)) (*listing, error) {
+func (c *listCache) build(ctx context.Context, b *listBudget, build func(*listBudget) (*listing, error)) (*listing, error) {
 	select {
 	case c.builds <- struct{}{}:
 	case <-ctx.Done():
@@ -169,9 +169,9 @@ func (c *listCache) evict(keep *cachedList) {
 	}
 }
 
-// budget meters a listing being built: the bytes it holds against max,
+// listBudget meters a listing being built: the bytes it holds against max,
 // and its request, which stops the build when gone.
-type budget struct {
+type listBudget struct {
 	ctx   context.Context
 	max   int64
 	dir   string // for the error
@@ -181,7 +181,7 @@ type budget struct {
 
 // charge adds n bytes; it fails when the listing passes the bound or the
 // request is gone.
-func (b *budget) charge(n int64) error {
+func (b *listBudget) charge(n int64) error {
 	b.bytes += n
 	if b.bytes > b.max {
 		return fmt.Errorf("listing %q: more than %d MiB of entries (the bound of a listing): narrow it with q: %w",
@@ -196,7 +196,7 @@ func (b *budget) charge(n int64) error {
 // collector gathers the entries of a listing being built, charging its
 // budget for the memory they take.
 type collector struct {
-	b    *budget
+	b    *listBudget
 	ents []listEntry
 }
 

@@ -34,10 +34,11 @@ func (m *mesh) wireSize() int64 {
 
 // meshFields are the /api/preview fields of a model or BO3D mesh.
 func (s *Server) meshFields(r *http.Request, sub *subject) (map[string]any, error) {
-	m, err := s.loadMesh(r, sub)
+	m, g, err := s.loadMesh(r, sub)
 	if err != nil {
 		return nil, err
 	}
+	g.release()
 	return map[string]any{
 		"vertices": m.vertices(), "triangles": len(m.indices) / 3, "bones": m.bones,
 		"vertexFormat": m.format, "mesh": "/api/mesh?" + sub.query,
@@ -53,80 +54,92 @@ func (s *Server) handleMesh(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
-	m, err := s.loadMesh(r, sub)
+	m, g, err := s.loadMesh(r, sub)
 	if err != nil {
-		fail(w, err)
+		failRequest(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	m.writeTo(w)
+	b := m.appendTo(make([]byte, 0, m.wireSize()))
+	send(w, g, "application/octet-stream", b)
 }
 
-// writeTo writes m in the /api/mesh layout.
-func (m *mesh) writeTo(w io.Writer) error {
-	buf := make([]byte, 0, 64<<10)
-	flush := func() error {
-		_, err := w.Write(buf)
-		buf = buf[:0]
-		return err
-	}
-	put := func(v uint32) error {
-		buf = binary.LittleEndian.AppendUint32(buf, v)
-		if len(buf) == cap(buf) {
-			return flush()
-		}
-		return nil
-	}
-	put(uint32(m.vertices()))
-	put(uint32(len(m.indices)))
+// appendTo appends m in the /api/mesh layout to b.
+func (m *mesh) appendTo(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(m.vertices()))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(m.indices)))
 	for _, v := range m.positions {
-		if err := put(math.Float32bits(v)); err != nil {
-			return err
-		}
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
 	}
 	for i := range m.positions {
 		var v float32
 		if m.normals != nil {
 			v = m.normals[i]
 		}
-		if err := put(math.Float32bits(v)); err != nil {
-			return err
-		}
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
 	}
 	for _, v := range m.indices {
-		if err := put(v); err != nil {
-			return err
-		}
+		b = binary.LittleEndian.AppendUint32(b, v)
 	}
-	return flush()
+	return b
 }
 
-// loadMesh decodes the mesh of sub, a BPX model or a BO3D file, taking a
-// preview token.
-func (s *Server) loadMesh(r *http.Request, sub *subject) (*mesh, error) {
+// What a mesh preview takes at most per byte of its input, the mesh and
+// its answer included (TestPreviewCostFactors measures them): a model per
+// byte of its sections, a BO3D file per byte of the file (decoded, 3
+// bytes per byte).
+const (
+	modelFactor = 8
+	bo3dFactor  = 8
+)
+
+// loadMesh decodes the mesh of sub, a BPX model or a BO3D file, under a
+// grant of the preview budget for the mesh and its answer, which the
+// caller releases.
+func (s *Server) loadMesh(r *http.Request, sub *subject) (*mesh, *grant, error) {
 	var decode func() (*mesh, error)
+	var cost int64
 	switch {
 	case sub.rd != nil && sub.rd.Header.Type == bpx.TypeModel:
-		decode = func() (*mesh, error) { return modelMesh(sub) }
+		total := modelSectionsSize(sub.rd)
+		if err := checkPreviewSize(sub.name+": model sections", modelFactor*total); err != nil {
+			return nil, nil, err
+		}
+		decode, cost = func() (*mesh, error) { return modelMesh(sub) }, modelFactor*total
 	case sub.rd != nil:
-		return nil, badRequestf("%s: not a model (type %q)", sub.name, sub.rd.Header.Type)
+		return nil, nil, badRequestf("%s: not a model (type %q)", sub.name, sub.rd.Header.Type)
 	default:
-		decode = func() (*mesh, error) { return bo3dMesh(sub) }
+		if sub.size > maxBO3D {
+			return nil, nil, fmt.Errorf("%s: %d bytes, above the preview limit of %d for this kind: %w", sub.name, sub.size, int64(maxBO3D), bpx.ErrTooLarge)
+		}
+		decode, cost = func() (*mesh, error) { return bo3dMesh(sub) }, bo3dFactor*sub.size
 	}
-	release, err := s.acquire(r)
+	g, err := s.acquire(r, sub.name, cost)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer release()
 	m, err := decode()
+	if err == nil && m.wireSize() > g.n {
+		err = fmt.Errorf("%s: mesh of %d bytes, above its share of the preview limit (%d): %w", sub.name, m.wireSize(), g.n, bpx.ErrTooLarge)
+	}
 	if err != nil {
-		return nil, err
+		g.release()
+		return nil, nil, err
 	}
-	if err := checkPreviewSize(sub.name+": mesh", m.wireSize()); err != nil {
-		return nil, err
+	return m, g, nil
+}
+
+// modelSectionsSize is the decompressed size of the sections model.Read
+// reads.
+func modelSectionsSize(rd *bpx.Reader) int64 {
+	var total int64
+	for _, sec := range rd.Sections {
+		switch sec.Type {
+		case model.SectionVertexArray, model.SectionIndexArray, model.SectionBoneArray,
+			model.SectionFrameArray, model.SectionAnimationArray, model.SectionStrings:
+			total += int64(sec.USize)
+		}
 	}
-	return m, nil
+	return total
 }
 
 // Vertex formats whose layout the explorer knows, by their §7 hash.
@@ -147,17 +160,6 @@ func modelMesh(sub *subject) (*mesh, error) {
 	ext, err := model.ParseTypeExt(sub.rd.Header.TypeExt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
-	}
-	var total int64
-	for _, sec := range sub.rd.Sections {
-		switch sec.Type {
-		case model.SectionVertexArray, model.SectionIndexArray, model.SectionBoneArray,
-			model.SectionFrameArray, model.SectionAnimationArray, model.SectionStrings:
-			total += int64(sec.USize)
-		}
-	}
-	if err := checkPreviewSize(sub.name+": model sections", total); err != nil {
-		return nil, err
 	}
 	m := &mesh{}
 	size, normals := 0, false
@@ -252,9 +254,9 @@ func inferVertexSize(sub *subject) (int, error) {
 }
 
 // maxBO3D is the largest BO3D file previewed: decoded (3 bytes per input
-// byte) and turned into a mesh (at most 1 more), it takes at most
+// byte), turned into a mesh and its answer, it takes at most
 // MaxPreviewBytes.
-const maxBO3D = MaxPreviewBytes / 4
+const maxBO3D = MaxPreviewBytes / bo3dFactor
 
 // bo3dMesh decodes the BO3D file of sub: every mesh entity, in file
 // order, placed in the scene by its entity's transform (the normals

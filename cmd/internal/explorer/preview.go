@@ -25,7 +25,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	defer sub.Close()
 	ans, err := s.previewOf(r, sub)
 	if err != nil {
-		fail(w, err)
+		failRequest(w, r, err)
 		return
 	}
 	writeJSON(w, ans)

@@ -86,7 +86,7 @@ func gameObjects(t testing.TB) map[string][]byte {
 		"textures/float.bpx": textureFile(t, floatImage(), texture.FormatFloat),
 		"textures/cube.bpx":  cubeFile(t),
 		"textures/trunc.bpx": truncated(rgba, 10),
-		"textures/lie.bpx":   hugeTexture(t, texture.TypeExt{WidthK: 13, HeightK: 13, Format: texture.FormatGreyScale}),
+		"textures/lie.bpx":   hugeTexture(t, texture.TypeExt{WidthK: 12, HeightK: 11, Format: texture.FormatGreyScale}), // within the budget
 		"textures/huge.bpx":  hugeTexture(t, texture.TypeExt{WidthK: 13, HeightK: 13, Format: texture.FormatRGBA}),
 		"models/quad.bpx":    modelFile(t, quadModel()),
 		"models/trunc.bpx":   truncated(modelFile(t, quadModel()), 8),
@@ -252,8 +252,8 @@ func TestTexturePNG(t *testing.T) {
 	}
 }
 
-// TestTextureHugeNoAlloc: a TypeExt claiming 16384x16384 pixels over a
-// 16-byte section fails without allocating the claim.
+// TestTextureHugeNoAlloc: a TypeExt claiming 16384x16384 pixels (or
+// 8192x4096, within the budget) over a 16-byte section fails without allocating the claim.
 func TestTextureHugeNoAlloc(t *testing.T) {
 	s := gameServer(t)
 	for _, p := range []string{"textures/huge.bpx", "textures/lie.bpx"} {
@@ -506,9 +506,7 @@ func TestFileTargets(t *testing.T) {
 // that goes away while waiting returns without decoding.
 func TestPreviewTokens(t *testing.T) {
 	s := gameServer(t)
-	for range maxPreviews {
-		s.previews <- struct{}{}
-	}
+	holdBudget(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req := httptest.NewRequest("GET", "/api/texture.png?path=textures/rgba.bpx", nil).WithContext(ctx)
@@ -518,14 +516,12 @@ func TestPreviewTokens(t *testing.T) {
 	if rec.Body.Len() != 0 {
 		t.Errorf("gone request answered %q", rec.Body)
 	}
-	for range maxPreviews {
-		<-s.previews
-	}
+	s.budget.release(MaxPreviewBytes)
 	if rec := get(t, s, "/api/texture.png?path=textures/rgba.bpx"); rec.Code != 200 {
 		t.Errorf("status %d after the tokens came back", rec.Code)
 	}
-	if len(s.previews) != 0 {
-		t.Errorf("%d tokens still taken", len(s.previews))
+	if n := s.budget.held(); n != 0 {
+		t.Errorf("%d bytes of the budget still held", n)
 	}
 }
 

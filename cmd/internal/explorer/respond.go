@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,49 @@ func writeJSON(w http.ResponseWriter, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(true)
 	enc.Encode(v) // an error here is a gone client
+}
+
+// jsonAnswer is v as a JSON answer, as writeJSON writes it.
+func jsonAnswer(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// send writes body, the answer a preview made under g, of type ctype.
+// While it is written the grant keeps only the answer's bytes (a slow
+// client holds no more of the budget, and no longer than writeIdle
+// allows); then it is released.
+func send(w http.ResponseWriter, g *grant, ctype string, body []byte) {
+	g.keep(int64(len(body)))
+	defer g.release()
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(body) // an error here is a gone client
+}
+
+// sendJSON sends v as the JSON answer of a preview made under g.
+func sendJSON(w http.ResponseWriter, r *http.Request, g *grant, v any) {
+	b, err := jsonAnswer(v)
+	if err != nil {
+		g.release()
+		failRequest(w, r, err)
+		return
+	}
+	send(w, g, "application/json; charset=utf-8", b)
+}
+
+// failRequest is fail, unless the request is gone: then nobody reads the
+// answer and nothing is written.
+func failRequest(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
+	fail(w, err)
 }
 
 // writeError writes err as {"error": "..."} with status.

@@ -9,9 +9,13 @@ import (
 	"github.com/gobpx/bpx/sd"
 )
 
-// maxSD is the largest BPXSD object previewed: decoded, it takes at most
-// 128 bytes per byte (see package sd), so at most MaxPreviewBytes.
-const maxSD = MaxPreviewBytes / 128
+// sdFactor is what a BPXSD preview takes per byte of its object at most:
+// decoded, at most 128 bytes per byte (see package sd); with its JSON,
+// TestPreviewCostFactors measures about 70 for the worst shapes.
+const sdFactor = 128
+
+// maxSD is the largest BPXSD object previewed: within MaxPreviewBytes.
+const maxSD = MaxPreviewBytes / sdFactor
 
 // sdRequest is what /api/sd asks for.
 type sdRequest struct {
@@ -38,46 +42,57 @@ func (s *Server) handleSD(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
-	out, err := s.decodeSD(r, sub, req)
+	out, g, err := s.decodeSD(r, sub, req)
 	if err != nil {
-		fail(w, err)
+		failRequest(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(append(out, '\n'))
+	send(w, g, "application/json; charset=utf-8", append(out, '\n'))
 }
 
 // decodeSD decodes the BPXSD object of sub and returns its JSON: a file
 // holding one object, section req.section of a container, or else its
-// first structured-data section (a package's metadata).
-func (s *Server) decodeSD(r *http.Request, sub *subject, req sdRequest) ([]byte, error) {
+// first structured-data section (a package's metadata). It decodes under
+// a grant of the preview budget, which the caller releases.
+func (s *Server) decodeSD(r *http.Request, sub *subject, req sdRequest) ([]byte, *grant, error) {
 	name := sub.name
-	var data []byte
-	var err error
+	var sec *bpx.Section
+	n := sub.size
 	switch {
 	case sub.rd == nil && req.section >= 0:
-		return nil, fmt.Errorf("%s: no sections, not a BPX file: %w", sub.name, sub.rdErr)
-	case sub.rd == nil:
-		data, err = sub.readAll(maxSD)
-	default:
-		sec, err := sdSection(sub, req.section)
-		if err != nil {
-			return nil, err
+		return nil, nil, fmt.Errorf("%s: no sections, not a BPX file: %w", sub.name, sub.rdErr)
+	case sub.rd != nil:
+		var err error
+		if sec, err = sdSection(sub, req.section); err != nil {
+			return nil, nil, err
 		}
 		name = fmt.Sprintf("%s: section %d", sub.name, sec.Index)
-		if sec.USize > maxSD {
-			return nil, fmt.Errorf("%s: %d bytes, above the preview limit of %d for structured data: %w", name, sec.USize, maxSD, bpx.ErrTooLarge)
-		}
-		release, err := s.acquire(r)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
+		n = int64(sec.USize)
+	}
+	if n > maxSD {
+		return nil, nil, fmt.Errorf("%s: %d bytes, above the preview limit of %d for structured data: %w", name, n, maxSD, bpx.ErrTooLarge)
+	}
+	g, err := s.acquire(r, name, sdFactor*n)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := sdJSON(sub, sec, name, req.typed)
+	if err != nil {
+		g.release()
+		return nil, nil, err
+	}
+	return out, g, nil
+}
+
+// sdJSON decodes the object of sub (of its section sec, if not nil) and
+// returns its JSON.
+func sdJSON(sub *subject, sec *bpx.Section, name string, typed bool) ([]byte, error) {
+	var data []byte
+	var err error
+	if sec == nil {
+		data, err = sub.readAll(maxSD)
+	} else {
 		data, err = sectionData(sub.name, sec)
-		if err != nil {
-			return nil, err
-		}
 	}
 	if err != nil {
 		return nil, err
@@ -87,7 +102,7 @@ func (s *Server) decodeSD(r *http.Request, sub *subject, req sdRequest) ([]byte,
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var out []byte
-	if req.typed {
+	if typed {
 		out, err = sd.MarshalTypedJSON(obj)
 	} else {
 		out, err = obj.MarshalJSON()

@@ -22,10 +22,12 @@ const (
 	// tree (PATH_MAX on Linux); longer names are left out of it, as
 	// names that are not valid paths are.
 	MaxPathLength = 4096
-	// MaxPreviewBytes bounds the decompressed bytes one preview decodes.
-	MaxPreviewBytes = 512 << 20
-	// maxPreviews is how many previews decode at once.
-	maxPreviews = 2
+	// MaxPreviewBytes is the preview budget: the bytes that all the
+	// previews decoding at once may hold together, each what its decoding
+	// takes at most (its input times its decoder's factor, and its
+	// answer). A preview that needs more than the whole budget is refused
+	// (413).
+	MaxPreviewBytes = 192 << 20
 )
 
 // File is one BPX file to explore: its name (a file name or URL, shown on
@@ -58,12 +60,12 @@ func WithHosts(hosts ...string) Option {
 // Server serves the explorer. It is an http.Handler, safe for concurrent
 // use.
 type Server struct {
-	cfg      config
-	files    []*input
-	tree     *tree
-	mux      *http.ServeMux
-	previews chan struct{} // a token per preview decoding now
-	lists    listCache     // ordered listings of recent directories (list.go)
+	cfg    config
+	files  []*input
+	tree   *tree
+	mux    *http.ServeMux
+	budget *budget   // the bytes previews hold now (budget.go)
+	lists  listCache // ordered listings of recent directories (list.go)
 }
 
 // New returns a Server for files. A file that is not a BPX file (or not a
@@ -71,7 +73,7 @@ type Server struct {
 // could not be opened. New opens no other file; the Server reads files
 // only through their R.
 func New(files []File, opts ...Option) (*Server, error) {
-	s := &Server{previews: make(chan struct{}, maxPreviews)}
+	s := &Server{budget: newBudget(MaxPreviewBytes)}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -108,8 +110,9 @@ func (s *Server) routes() {
 }
 
 // ServeHTTP checks the method and the Host, sets the security headers and
-// serves the request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// serves the request, its writes under deadlines (see writeIdle).
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := newDeadlineWriter(rw) // every write has a deadline (deadline.go)
 	h := w.Header()
 	h.Set("Content-Security-Policy", pageCSP)
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -53,12 +53,6 @@ func escapePath(p string) string {
 	return strings.Join(els, "/")
 }
 
-// maxNestedSections bounds the section table of a container inside the
-// tree (an object of a package), checked before the table is read: its
-// Sections cost about 80 bytes each, and a table of millions compresses
-// to kilobytes.
-const maxNestedSections = 1 << 16
-
 // subject opens the file a request names: file=N (a file given to New)
 // or path=P (a file of the tree), a BPX container or not (see
 // containerSubject). The caller closes it.
@@ -98,6 +92,14 @@ func (s *Server) subject(r *http.Request) (*subject, error) {
 	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes), bpx.WithMaxSections(maxNestedSections))
 	return sub, nil
 }
+
+// maxNestedSections bounds the section table of a BPX file inside the
+// tree (an object of a package), checked before the table is read: each
+// request opening it parses the table (80 bytes a section, 5 MiB at
+// most), and a table of millions compresses to kilobytes. A file with
+// more is no readable container (/raw still serves it); the files given
+// to New are parsed once and have no such bound.
+const maxNestedSections = 1 << 16
 
 // inputSubject is the subject of a file given to New.
 func inputSubject(in *input, query string) *subject {
@@ -159,17 +161,6 @@ func sectionData(name string, sec *bpx.Section) ([]byte, error) {
 		return nil, fmt.Errorf("%s: section %d: %w", name, sec.Index, err)
 	}
 	return b, nil
-}
-
-// acquire takes a preview token, waiting while maxPreviews decode; the
-// caller calls release. It fails when the request is gone.
-func (s *Server) acquire(r *http.Request) (release func(), err error) {
-	select {
-	case s.previews <- struct{}{}:
-		return func() { <-s.previews }, nil
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
 }
 
 // notFoundf returns an error matching fs.ErrNotExist (status 404).

@@ -32,8 +32,9 @@ func claimUSize(t testing.TB, b []byte, usize map[int]uint32) []byte {
 }
 
 // TestTableLimit: a table preview decodes the table section and the
-// strings section; together they must stay within MaxPreviewBytes (the
-// package doc's bound of one preview), not each of them.
+// strings section; together (with its page) they must stay within
+// MaxPreviewBytes (the package doc's bound of one preview), not each of
+// them.
 func TestTableLimit(t *testing.T) {
 	strs := &bpxstrings.Builder{}
 	tb, err := table.NewBuilder(strs, "units", []table.Column{{Name: "name", Type: table.Varchar, Len: 8}})
@@ -56,7 +57,7 @@ func TestTableLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each half of the limit and a bit: within it alone, above it together.
-	half := uint32(MaxPreviewBytes/2 + 1)
+	half := uint32((MaxPreviewBytes-2*maxTablePage)/tableFactor/2 + 1)
 	s := newServer(t, []File{file("t.bpx", claimUSize(t, buf.Bytes(), map[int]uint32{0: half, 1: half}))})
 	wantError(t, s, "/api/table?file=0", 413, "limit")
 	// Alone, each is read (and found short: 422).

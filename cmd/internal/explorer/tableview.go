@@ -13,7 +13,12 @@ import (
 
 // maxTablePage bounds the JSON of the rows of one /api/table page: a page
 // stops early, with fewer rows than its limit, when its rows reach it.
-const maxTablePage = 32 << 20
+const maxTablePage = 8 << 20
+
+// tableFactor is what a table preview takes per byte of its table and
+// strings sections at most, besides its page: the page's cells and their
+// JSON, twice maxTablePage (TestPreviewCostFactors measures them).
+const tableFactor = 2
 
 // tableColumn is a column in /api/table.
 type tableColumn struct {
@@ -58,13 +63,19 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%s: %w", sub.name, sub.rdErr))
 		return
 	}
-	release, err := s.acquire(r)
+	sec, ss, err := tableSections(sub, section)
 	if err != nil {
+		fail(w, err)
 		return
 	}
-	defer release()
-	tb, err := readTable(sub, section)
+	g, err := s.acquire(r, sub.name, tableCost(sec, ss))
 	if err != nil {
+		failRequest(w, r, err)
+		return
+	}
+	tb, err := readTable(sub, sec, ss)
+	if err != nil {
+		g.release()
 		fail(w, err)
 		return
 	}
@@ -87,7 +98,17 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Rows = append(page.Rows, cells)
 	}
-	writeJSON(w, page)
+	sendJSON(w, r, g, page)
+}
+
+// tableCost is what the preview of table section sec with strings
+// section ss (or nil) takes at most.
+func tableCost(sec, ss *bpx.Section) int64 {
+	n := int64(sec.USize)
+	if ss != nil {
+		n += int64(ss.USize)
+	}
+	return tableFactor*n + 2*maxTablePage
 }
 
 // queryInt parses a non-negative query parameter, def when it is empty.
@@ -102,30 +123,37 @@ func queryInt(v string, def int, name string) (int, error) {
 	return n, nil
 }
 
-// readTable decodes table section i of sub (its first table section when
-// i < 0), its names from the container's first strings section.
-func readTable(sub *subject, i int) (*table.Table, error) {
-	var sec *bpx.Section
+// tableSections returns table section i of sub (its first table section
+// when i < 0) and the container's first strings section, nil if none.
+func tableSections(sub *subject, i int) (sec, ss *bpx.Section, err error) {
 	switch {
 	case i >= len(sub.rd.Sections):
-		return nil, notFoundf("%s: no section %d (the file has %d)", sub.name, i, len(sub.rd.Sections))
+		return nil, nil, notFoundf("%s: no section %d (the file has %d)", sub.name, i, len(sub.rd.Sections))
 	case i >= 0:
 		sec = sub.rd.Sections[i]
 	default:
 		if sec = sub.rd.FindSection(bpx.SectionTypeTable); sec == nil {
-			return nil, notFoundf("%s: no table section (type 0xFD)", sub.name)
+			return nil, nil, notFoundf("%s: no table section (type 0xFD)", sub.name)
 		}
 	}
 	if sec.Type != bpx.SectionTypeTable {
-		return nil, badRequestf("%s: section %d has type 0x%02X, not a table (0xFD)", sub.name, sec.Index, sec.Type)
+		return nil, nil, badRequestf("%s: section %d has type 0x%02X, not a table (0xFD)", sub.name, sec.Index, sec.Type)
 	}
-	ss := sub.rd.FindSection(bpx.SectionTypeStrings)
+	ss = sub.rd.FindSection(bpx.SectionTypeStrings)
+	name := fmt.Sprintf("%s: section %d", sub.name, sec.Index)
 	if ss != nil {
-		// Both sections are decoded: one preview's share is for both.
-		if err := checkPreviewSize(fmt.Sprintf("%s: sections %d and %d", sub.name, sec.Index, ss.Index), int64(sec.USize)+int64(ss.USize)); err != nil {
-			return nil, err
-		}
+		name = fmt.Sprintf("%s: sections %d and %d", sub.name, sec.Index, ss.Index)
 	}
+	// Both sections are decoded: one preview's share is for both.
+	if err := checkPreviewSize(name, tableCost(sec, ss)); err != nil {
+		return nil, nil, err
+	}
+	return sec, ss, nil
+}
+
+// readTable decodes table section sec of sub, its names from the strings
+// section ss (if not nil).
+func readTable(sub *subject, sec, ss *bpx.Section) (*table.Table, error) {
 	strs := &bpxstrings.Table{}
 	if ss != nil {
 		data, err := sectionData(sub.name, ss)

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"bytes"
 	"fmt"
 	"image/png"
 	"io/fs"
@@ -13,7 +14,8 @@ import (
 )
 
 // textureExt checks that sub is a texture the preview may decode and
-// returns its TypeExt: a valid TypeExt, pixels within MaxPreviewBytes and
+// returns its TypeExt: a valid TypeExt, a preview within MaxPreviewBytes
+// (textureCost) and
 // one PixelArray section of their size. It reads no pixel.
 func textureExt(sub *subject) (texture.TypeExt, error) {
 	if sub.rd == nil {
@@ -26,7 +28,7 @@ func textureExt(sub *subject) (texture.TypeExt, error) {
 	if err != nil {
 		return ext, fmt.Errorf("%s: %w", sub.name, err)
 	}
-	if err := checkPreviewSize(sub.name+": pixels", ext.PixelArraySize()); err != nil {
+	if err := checkPreviewSize(sub.name+": pixels, a layer's image and PNG", textureCost(ext)); err != nil {
 		return ext, err
 	}
 	secs := sub.rd.SectionsOfType(texture.SectionPixelArray)
@@ -41,6 +43,21 @@ func textureExt(sub *subject) (texture.TypeExt, error) {
 	}
 	return ext, storedInside(sub, secs[0])
 }
+
+// textureCost is what the preview of a layer of a texture of ext takes
+// at most: every layer's pixels (texture.Read reads them all; their
+// decompression takes as much again), the layer's image (RGB becomes
+// RGBA: 4/3 of the layer) and its PNG (the image's rows, barely
+// compressed at worst, in a buffer of that size), and the encoder's
+// state.
+func textureCost(ext texture.TypeExt) int64 {
+	img := ext.LayerSize() * 4 / 3
+	return 2*ext.PixelArraySize() + img + pngSize(img) + 2*minPreviewCost
+}
+
+// pngSize is the room the PNG of an image of img bytes is encoded into:
+// its rows and filter bytes, stored blocks' headers at worst, and chunks.
+func pngSize(img int64) int64 { return img + img/64 + 64<<10 }
 
 // storedInside checks that the stored bytes of sec lie inside the file, so
 // that a truncated file is found before its section is read.
@@ -107,22 +124,34 @@ func (s *Server) handleTexturePNG(w http.ResponseWriter, r *http.Request) {
 		fail(w, &fs.PathError{Op: "layer", Path: sub.name, Err: fmt.Errorf("no layer %d: the texture has %d: %w", layer, ext.Layers(), fs.ErrNotExist)})
 		return
 	}
-	release, err := s.acquire(r)
+	g, err := s.acquire(r, sub.name, textureCost(ext))
 	if err != nil {
+		failRequest(w, r, err)
 		return
 	}
-	defer release()
+	b, err := texturePNG(sub, ext, layer)
+	if err != nil {
+		g.release()
+		failRequest(w, r, err)
+		return
+	}
+	send(w, g, "image/png", b)
+}
+
+// texturePNG encodes layer of the texture sub (of TypeExt ext) as PNG.
+func texturePNG(sub *subject, ext texture.TypeExt, layer int) ([]byte, error) {
 	tex, err := texture.Read(sub.rd)
 	if err != nil {
-		fail(w, fmt.Errorf("%s: %w", sub.name, err))
-		return
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
 	img, err := tex.Image(layer)
 	if err != nil {
-		fail(w, fmt.Errorf("%s: %w", sub.name, err))
-		return
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
-	w.Header().Set("Content-Type", "image/png")
-	w.Header().Set("Cache-Control", "no-store")
-	pngEncoder.Encode(w, img) // an error here is a gone client
+	var buf bytes.Buffer
+	buf.Grow(int(pngSize(ext.LayerSize() * 4 / 3)))
+	if err := pngEncoder.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("%s: layer %d: %w", sub.name, layer, err)
+	}
+	return buf.Bytes(), nil
 }

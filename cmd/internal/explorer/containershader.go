@@ -1,0 +1,124 @@
+package explorer
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/describe"
+	"github.com/gobpx/bpx/types/shader"
+)
+
+// The container view of a shader pack shows its layout and symbols, which
+// describe.ReadShader reads from the first SymbolTable, Strings and
+// ExtendedData sections only. What that takes at most, per byte of those
+// sections: a symbol of 12 bytes becomes two structs of about 100 bytes
+// (names are shared with the Strings section, read once); BPXSD objects
+// of the ExtendedData section take sdFactor. maxShaderSymbolsJSON bounds
+// the names shown in the answer: one long name may name every symbol.
+const (
+	symbolTableFactor    = 24
+	maxShaderSymbolsJSON = 4 << 20
+)
+
+// shaderReadSections are the sections describe.ReadShader reads.
+var shaderReadSections = []uint8{shader.SectionSymbolTable, shader.SectionStrings, shader.SectionExtendedData}
+
+// shaderReadCost is what describing the shader pack rd takes at most.
+func shaderReadCost(rd *bpx.Reader) int64 {
+	var n int64
+	for _, typ := range shaderReadSections {
+		sec := rd.FindSection(typ)
+		if sec == nil {
+			continue
+		}
+		switch typ {
+		case shader.SectionSymbolTable:
+			n += symbolTableFactor * int64(sec.USize)
+		case shader.SectionStrings:
+			n += int64(sec.USize)
+		case shader.SectionExtendedData:
+			n += sdFactor * int64(sec.USize)
+		}
+	}
+	// The fenced reader's section table (shaderReader).
+	return n + int64(len(rd.Sections))*64
+}
+
+// describeShader sets out.Shader for a shader pack t: its layout and
+// symbols, read under a grant of the preview budget; a pack whose
+// symbols would take more than MaxPreviewBytes gets its layout and why
+// the symbols are not shown. It never decodes a Shader section.
+func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) error {
+	if t.rd.Header.Type != bpx.TypeShader {
+		return nil
+	}
+	cost := shaderReadCost(t.rd)
+	if cost > MaxPreviewBytes {
+		layout, _ := shader.Detect(t.rd)
+		out.Shader = &describe.Shader{Layout: layout.String(), Error: fmt.Sprintf(
+			"symbols not shown: reading them takes %d bytes, above the preview limit of %d", cost, MaxPreviewBytes)}
+		return nil
+	}
+	g, err := s.acquire(r, t.name, cost)
+	if err != nil {
+		return err
+	}
+	defer g.release()
+	rd, err := shaderReader(t)
+	if err != nil {
+		return err
+	}
+	info := describe.ReadShader(rd)
+	if info != nil {
+		capSymbols(info)
+	}
+	out.Shader = info
+	return nil
+}
+
+// shaderReader is the container t again, over a reader that refuses the
+// stored bytes of its Shader sections: whatever describe.ReadShader does,
+// the container view never decompresses shaders (a few KB of xz can
+// decode to 4 GiB each).
+func shaderReader(t *subject) (*bpx.Reader, error) {
+	f := &fencedReader{r: t.ra}
+	for _, sec := range t.rd.SectionsOfType(shader.SectionShader) {
+		f.fences = append(f.fences, [2]int64{int64(sec.Pointer), int64(sec.Pointer) + int64(sec.StoredSize())})
+	}
+	return bpx.NewReader(f, t.size, bpx.WithMaxSectionSize(MaxPreviewBytes))
+}
+
+// fencedReader reads r except within its fences, [start, end) ranges.
+type fencedReader struct {
+	r      io.ReaderAt
+	fences [][2]int64
+}
+
+// errFenced is the error of a read within a fence.
+var errFenced = fmt.Errorf("a Shader section, which the container view does not read: %w", bpx.ErrTooLarge)
+
+func (f *fencedReader) ReadAt(p []byte, off int64) (int, error) {
+	end := off + int64(len(p))
+	for _, fe := range f.fences {
+		if off < fe[1] && fe[0] < end {
+			return 0, errFenced
+		}
+	}
+	return f.r.ReadAt(p, off)
+}
+
+// capSymbols keeps the symbols of info whose names fit in
+// maxShaderSymbolsJSON; Error says how many are left out.
+func capSymbols(info *describe.Shader) {
+	n := 0
+	for i, sym := range info.Symbols {
+		if n += 6*len(sym.Name) + 80; n > maxShaderSymbolsJSON {
+			info.Error = fmt.Sprintf("%d symbols; the first %d shown: the names of the rest are above the preview limit of %d bytes",
+				len(info.Symbols), i, maxShaderSymbolsJSON)
+			info.Symbols = info.Symbols[:i:i]
+			return
+		}
+	}
+}

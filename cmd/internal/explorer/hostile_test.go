@@ -1,0 +1,257 @@
+package explorer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"image"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/types/shader"
+	"github.com/gobpx/bpx/types/texture"
+)
+
+// shaderBomb is an SDK 4 shader pack of a few bytes whose shaders
+// decompress to n zero bytes each (xz).
+func shaderBomb(t testing.TB, shaders, n int) []byte {
+	t.Helper()
+	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
+		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister}}}
+	zeros := make([]byte, n)
+	for range shaders {
+		p.Shaders = append(p.Shaders, shader.Shader{Data: zeros})
+	}
+	var b bytes.Buffer
+	if err := shader.EncodePack(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// allocated returns the bytes f allocates (TotalAlloc).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestContainerShaderBomb (issue 23, finding 1): the container view of a
+// shader pack shows its layout and symbols without decompressing its
+// shaders, four of 32 MiB of zeros each in a few KB, under the preview
+// budget: a request that goes away while previews hold the budget reads
+// nothing.
+func TestContainerShaderBomb(t *testing.T) {
+	const n = 32 << 20
+	bomb := shaderBomb(t, 4, n)
+	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"shader.bpx": string(bomb)}, nil)), file("shader.bpx", bomb)})
+	for _, u := range []string{"/api/container?path=game.bpx/shader.bpx", "/api/container?file=1"} {
+		var c containerAnswer
+		if a := allocated(func() { getJSON(t, s, u, 200, &c) }); a > n/2 {
+			t.Errorf("%s: allocated %d bytes: the shaders were decompressed", u, a)
+		}
+		if c.Shader == nil || c.Shader.Layout != "SDK 4" || len(c.Sections) != 6 {
+			t.Errorf("%s: shader %+v, %d sections", u, c.Shader, len(c.Sections))
+		}
+	}
+	holdBudget(t, s)
+	defer s.budget.release(MaxPreviewBytes)
+	if rec := serveGone(t, s, "/api/container?file=1"); rec.Body.Len() != 0 {
+		t.Errorf("gone request answered %q", rec.Body)
+	}
+}
+
+// TestContainerShaderSymbolsLimit: a SymbolTable whose header claims more
+// than the budget can read is not read; the layout is still shown.
+func TestContainerShaderSymbolsLimit(t *testing.T) {
+	b := shaderBomb(t, 1, 16)
+	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rd.FindSection(shader.SectionSymbolTable)
+	s := newServer(t, []File{file("s.bpx", claimUSize(t, b, map[int]uint32{st.Index: MaxPreviewBytes/symbolTableFactor + 1}))})
+	var c containerAnswer
+	getJSON(t, s, "/api/container?file=0", 200, &c)
+	if c.Shader == nil || c.Shader.Symbols != nil || !bytes.Contains([]byte(c.Shader.Error), []byte("preview limit")) {
+		t.Errorf("shader %+v", c.Shader)
+	}
+}
+
+// worstSD is a BPXSD object of about size bytes in the shape that takes
+// the most memory per byte decoded: arrays of empty arrays (or, with
+// nulls, of nulls).
+func worstSD(size int, nulls bool) []byte {
+	inner := bytes.Repeat([]byte{13, 0}, 255)
+	if nulls {
+		inner = bytes.Repeat([]byte{0}, 255)
+	}
+	entry := append([]byte{13, 255}, inner...)
+	arrays := (size - 1) / (8 + 2 + 255*len(entry))
+	arrays = min(max(arrays, 1), 255)
+	out := []byte{byte(arrays)}
+	for i := range arrays {
+		out = binary.LittleEndian.AppendUint64(out, uint64(i)+1)
+		out = append(out, 13, 255)
+		for range 255 {
+			out = append(out, entry...)
+		}
+	}
+	return out
+}
+
+// TestSDRawTakesBudget (issue 23, finding 3): a BPXSD file decodes
+// under the preview budget like a package's metadata does: while
+// previews hold the whole budget, a request that goes away returns
+// without decoding, from /api/sd and from /api/preview.
+func TestSDRawTakesBudget(t *testing.T) {
+	obj := worstSD(256<<10, false)
+	if _, err := sd.Decode(obj); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"worst.sd": string(obj)}, nil))})
+	if rec := get(t, s, "/api/sd?path=worst.sd&typed=1"); rec.Code != 200 {
+		t.Fatalf("status %d: %.200s", rec.Code, rec.Body)
+	}
+	holdBudget(t, s)
+	for _, u := range []string{"/api/sd?path=worst.sd&typed=1", "/api/sd?path=worst.sd", "/api/preview?path=worst.sd"} {
+		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
+			t.Errorf("%s: decoded without the budget: %.100q", u, rec.Body)
+		}
+	}
+	s.budget.release(MaxPreviewBytes)
+	if n := s.budget.held(); n != 0 {
+		t.Errorf("%d bytes of the budget still held", n)
+	}
+}
+
+// noiseTexture is a w×h RGBA texture of random pixels, stored raw: its
+// PNG is as large as its pixels.
+func noiseTexture(t testing.TB, w, h int) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(r.Uint32())
+	}
+	tex, err := texture.FromImage(img, texture.FormatRGBA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encodeTexture(t, tex, bpx.SectionOptions{})
+}
+
+// stall sends a request for target on a connection that then never reads
+// its answer; the connection is closed when the test ends.
+func stall(t *testing.T, addr, target string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fixed receive buffer (no autotuning) that keeps loopback fast
+	// once read: with the server's send buffer (4 MiB at most), far less
+	// than the answers.
+	c.(*net.TCPConn).SetReadBuffer(256 << 10)
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Write([]byte("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// waitFor polls cond until it holds, failing after a generous minute (a
+// bound on a hang, not a timing).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("still waiting for %s", what)
+		}
+	}
+}
+
+// TestSlowClients (issue 23, finding 6): clients that never read their
+// answers hold no more of the preview budget than their answers, so
+// other previews go on; and they are dropped when a write makes no
+// progress within writeIdle, which gives back what they held.
+func TestSlowClients(t *testing.T) {
+	old := writeIdle
+	writeIdle = 10 * time.Minute // the stalled clients stay for the whole test
+	defer func() { writeIdle = old }()
+	tex := noiseTexture(t, 2048, 2048) // a PNG of 16 MiB, more than socket buffers hold
+	s := newServer(t, []File{file("tex.bpx", tex)})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	const target = "/api/texture.png?file=0"
+	pngLen := int64(len(get(t, s, target).Body.Bytes()))
+	addr := srv.Listener.Addr().String()
+	for range 3 {
+		defer stall(t, addr, target).Close() // before srv.Close
+	}
+	waitFor(t, "the stalled answers to be written", func() bool { return s.budget.held() >= 3*pngLen })
+	cl := &http.Client{Timeout: time.Minute}
+	for _, u := range []string{target, "/api/container?file=0", "/api/verify?file=0&section=0"} {
+		res, err := cl.Get(srv.URL + u)
+		if err != nil {
+			t.Fatalf("%s beside stalled clients: %v", u, err)
+		}
+		n, _ := bufio.NewReader(res.Body).WriteTo(new(bytes.Buffer))
+		res.Body.Close()
+		if res.StatusCode != 200 || n == 0 {
+			t.Errorf("%s beside stalled clients: status %d, %d bytes", u, res.StatusCode, n)
+		}
+	}
+}
+
+// TestWriteDeadline: a client that stops reading is dropped once a write
+// has made no progress for writeIdle, and what its answer held of the
+// budget comes back.
+func TestWriteDeadline(t *testing.T) {
+	old := writeIdle
+	writeIdle = time.Second
+	defer func() { writeIdle = old }()
+	s := newServer(t, []File{file("tex.bpx", noiseTexture(t, 2048, 2048))})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c := stall(t, srv.Listener.Addr().String(), "/api/texture.png?file=0")
+	defer c.Close() // before srv.Close
+	waitFor(t, "the answer to be written", func() bool { return s.budget.held() > 0 })
+	waitFor(t, "the stalled client to be dropped", func() bool { return s.budget.held() == 0 })
+	c.SetReadDeadline(time.Now().Add(time.Minute))
+	n, err := bufio.NewReader(c).WriteTo(new(bytes.Buffer))
+	if err == nil && n >= 16<<20 {
+		t.Errorf("the whole answer (%d bytes) came through after the deadline", n)
+	}
+}
+
+// TestNestedSectionsLimit: a BPX file inside the tree with more than
+// maxNestedSections sections, whose table each request would parse, is
+// not opened as a container.
+func TestNestedSectionsLimit(t *testing.T) {
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	w.SetType('X')
+	for range 4 * maxNestedSections { // a table of 20 MiB parsed
+		if err := w.WriteSection(0x10, bpx.SectionOptions{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"many.bpx": buf.String()}, nil))})
+	a := allocated(func() { wantError(t, s, "/api/container?path=many.bpx", 413, "limit") })
+	if a > 4<<20 {
+		t.Errorf("allocated %d bytes", a)
+	}
+}
