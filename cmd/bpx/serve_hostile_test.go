@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"image"
 	"io"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sd"
 	"github.com/gobpx/bpx/types/pack"
 	"github.com/gobpx/bpx/types/shader"
@@ -90,22 +90,6 @@ func manySections(t *testing.T, n int) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-// worstBPXSD is a BPXSD object of about size bytes of arrays of empty
-// arrays, the shape that takes the most memory per byte decoded.
-func worstBPXSD(size int) []byte {
-	entry := append([]byte{13, 255}, bytes.Repeat([]byte{13, 0}, 255)...)
-	arrays := min(max((size-1)/(10+255*len(entry)), 1), 255)
-	out := []byte{byte(arrays)}
-	for i := range arrays {
-		out = binary.LittleEndian.AppendUint64(out, uint64(i)+1)
-		out = append(out, 13, 255)
-		for range 255 {
-			out = append(out, entry...)
-		}
-	}
-	return out
 }
 
 // textureBytes is a w×h RGBA texture, random pixels or zeros.
@@ -177,8 +161,8 @@ func TestServeHostile(t *testing.T) {
 	for i := range 1000 {
 		names[fmt.Sprintf("n%04d", i)+strings.Repeat("a", 100<<10)] = []byte("x")
 	}
-	worst := worstBPXSD(4 << 20)
-	small := worstBPXSD(1400 << 10)
+	worst := testbpx.WorstBPXSD(4<<20, false)
+	small := testbpx.WorstBPXSD(1400<<10, false)
 	meta := func(b []byte) *sd.Object {
 		o, err := sd.Decode(b)
 		if err != nil {

@@ -2,6 +2,7 @@ package testbpx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"testing"
 
@@ -98,4 +99,25 @@ func PackageNamesBomb(t testing.TB, size int64) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// WorstBPXSD returns a BPXSD object of about size bytes (at most 255
+// arrays of 255 entries) in the shape that takes the most memory per byte
+// decoded: arrays of empty arrays or, with nulls, of nulls.
+func WorstBPXSD(size int, nulls bool) []byte {
+	inner := bytes.Repeat([]byte{13, 0}, 255)
+	if nulls {
+		inner = bytes.Repeat([]byte{0}, 255)
+	}
+	entry := append([]byte{13, 255}, inner...)
+	arrays := min(max((size-1)/(8+2+255*len(entry)), 1), 255)
+	out := []byte{byte(arrays)}
+	for i := range arrays {
+		out = binary.LittleEndian.AppendUint64(out, uint64(i)+1)
+		out = append(out, 13, 255)
+		for range 255 {
+			out = append(out, entry...)
+		}
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/formats/blk"
 	"github.com/gobpx/bpx/formats/bo3d"
+	"github.com/gobpx/bpx/internal/testbpx"
 	bpxstrings "github.com/gobpx/bpx/strings"
 	"github.com/gobpx/bpx/table"
 	"github.com/gobpx/bpx/types/pack"
@@ -120,7 +121,7 @@ func TestPreviewCostFactors(t *testing.T) {
 	}
 	inner := packBytes(t, manyObjects, nil)
 	files := map[string][]byte{
-		"empty.sd": worstSD(maxSD, false), "nulls.sd": worstSD(maxSD, true),
+		"empty.sd": testbpx.WorstBPXSD(maxSD, false), "nulls.sd": testbpx.WorstBPXSD(maxSD, true),
 		"rgb.bpx": rgbTex, "model.bpx": unknownModel, "big.bo3d": bigBO3D,
 		"text.blk": blkTextBig, "fat.blk": blkFAT, "d.bpx": blkBPXBig, "table.bpx": bigTable, "inner.bpx": inner,
 	}

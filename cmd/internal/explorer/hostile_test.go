@@ -3,7 +3,6 @@ package explorer
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"image"
 	"math/rand/v2"
 	"net"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sd"
 	"github.com/gobpx/bpx/types/shader"
 	"github.com/gobpx/bpx/types/texture"
@@ -88,34 +88,12 @@ func TestContainerShaderSymbolsLimit(t *testing.T) {
 	}
 }
 
-// worstSD is a BPXSD object of about size bytes in the shape that takes
-// the most memory per byte decoded: arrays of empty arrays (or, with
-// nulls, of nulls).
-func worstSD(size int, nulls bool) []byte {
-	inner := bytes.Repeat([]byte{13, 0}, 255)
-	if nulls {
-		inner = bytes.Repeat([]byte{0}, 255)
-	}
-	entry := append([]byte{13, 255}, inner...)
-	arrays := (size - 1) / (8 + 2 + 255*len(entry))
-	arrays = min(max(arrays, 1), 255)
-	out := []byte{byte(arrays)}
-	for i := range arrays {
-		out = binary.LittleEndian.AppendUint64(out, uint64(i)+1)
-		out = append(out, 13, 255)
-		for range 255 {
-			out = append(out, entry...)
-		}
-	}
-	return out
-}
-
 // TestSDRawTakesBudget (issue 23, finding 3): a BPXSD file decodes
 // under the preview budget like a package's metadata does: while
 // previews hold the whole budget, a request that goes away returns
 // without decoding, from /api/sd and from /api/preview.
 func TestSDRawTakesBudget(t *testing.T) {
-	obj := worstSD(256<<10, false)
+	obj := testbpx.WorstBPXSD(256<<10, false)
 	if _, err := sd.Decode(obj); err != nil {
 		t.Fatal(err)
 	}
