@@ -1,0 +1,79 @@
+//go:build !js && !wasip1
+
+// The browser test starts Chromium, which WebAssembly cannot.
+
+package explorer
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserPagedByBytes: the page follows pages that end early (a
+// listing of long names, the section table) to the end, and shows a
+// name beyond MaxPathLength cut, with its length, among the invalid ones.
+func TestBrowserPagedByBytes(t *testing.T) {
+	needChromium(t)
+	const nobj, nsec = 600, 1200
+	var objs []string
+	for i := range nobj {
+		objs = append(objs, longName("d/", i, 4000))
+	}
+	long := longName("z", 0, 10_000)
+	objs = append(objs, long)
+	url := serveForBrowser(t, []File{file("sections.bpx", manySections(t, nsec)), file("p.bpx", namedPackage(t, objs))})
+	ctx, con := startBrowser(t)
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/#dir=p.bpx/d&file=0")); err != nil {
+		t.Fatal(err)
+	}
+	// The section table: a first page, then "more sections" to the end.
+	waitJS(t, ctx, "the first page of sections", `document.querySelectorAll('table.sections tbody tr').length === 500`, nil)
+	var head string
+	waitJS(t, ctx, "the section count", `document.querySelector('.container h3:nth-of-type(2)').textContent`, &head)
+	if !strings.Contains(head, "Sections (1,200) 500 shown") {
+		t.Errorf("heading %q", head)
+	}
+	for range 3 {
+		chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('button.more-sections').click()`))
+		time.Sleep(100 * time.Millisecond)
+	}
+	var rows []string
+	waitJS(t, ctx, "every section", `(() => { const r = [...document.querySelectorAll('table.sections tbody tr')];
+		return r.length === 1200 && document.querySelector('button.more-sections').hidden && r.map((x) => x.firstChild.textContent); })()`, &rows)
+	for i, r := range rows {
+		if r != itoa(i) {
+			t.Fatalf("row %d is section %s", i, r)
+		}
+	}
+	// The listing: pages of about a megabyte (some 120 names), followed
+	// to the end by scrolling.
+	var n int
+	for range 60 {
+		chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scroller'); s.scrollTop = s.scrollHeight; })()`))
+		waitJS(t, ctx, "the listing", `document.querySelectorAll('#list li').length`, &n)
+		if n >= nobj {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var paths []string
+	waitJS(t, ctx, "the whole listing", `(() => { const l = [...document.querySelectorAll('#list li')];
+		return l.length === 600 && document.getElementById('more').hidden && l.map((x) => x.dataset.path); })()`, &paths)
+	for i, p := range paths {
+		if p != "p.bpx/"+objs[i] {
+			t.Fatalf("entry %d is %.40q", i, p)
+		}
+	}
+	// The name beyond MaxPathLength: cut, with its length.
+	var inv string
+	waitJS(t, ctx, "the invalid names", `(document.querySelector('details.invalid li') || {}).textContent || null`, &inv)
+	if !strings.Contains(inv, `"`+long[:100]) || !strings.Contains(inv, "…") || !strings.Contains(inv, "(a name of 10,000 bytes)") || len(inv) > 1000 {
+		t.Errorf("invalid name shown as %.400q", inv)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
