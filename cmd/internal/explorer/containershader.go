@@ -11,36 +11,26 @@ import (
 )
 
 // The container view of a shader pack shows its layout and symbols, which
-// describe.ReadShader reads from the first SymbolTable, Strings and
-// ExtendedData sections only. What that takes at most, per byte of those
-// sections: a symbol of 12 bytes becomes two structs of about 100 bytes
-// (names are shared with the Strings section, read once); BPXSD objects
-// of the ExtendedData section take sdFactor. maxShaderSymbolsJSON bounds
-// the names shown in the answer: one long name may name every symbol.
+// describe.ReadShader reads from the first SymbolTable and Strings
+// sections only (shader.ReadSymbols with SkipExtendedData: neither the
+// shaders nor the extended data are read). What that takes at most, per
+// byte of those sections: a symbol of 12 bytes becomes two structs of
+// about 100 bytes (names are shared with the Strings section, read once).
+// maxShaderSymbolsJSON bounds the names shown in the answer: one long name
+// may name every symbol.
 const (
 	symbolTableFactor    = 24
 	maxShaderSymbolsJSON = 4 << 20
 )
 
-// shaderReadSections are the sections describe.ReadShader reads.
-var shaderReadSections = []uint8{shader.SectionSymbolTable, shader.SectionStrings, shader.SectionExtendedData}
-
 // shaderReadCost is what describing the shader pack rd takes at most.
 func shaderReadCost(rd *bpx.Reader) int64 {
 	var n int64
-	for _, typ := range shaderReadSections {
-		sec := rd.FindSection(typ)
-		if sec == nil {
-			continue
-		}
-		switch typ {
-		case shader.SectionSymbolTable:
-			n += symbolTableFactor * int64(sec.USize)
-		case shader.SectionStrings:
-			n += int64(sec.USize)
-		case shader.SectionExtendedData:
-			n += sdFactor * int64(sec.USize)
-		}
+	if sec := rd.FindSection(shader.SectionSymbolTable); sec != nil {
+		n += symbolTableFactor * int64(sec.USize)
+	}
+	if sec := rd.FindSection(shader.SectionStrings); sec != nil {
+		n += int64(sec.USize)
 	}
 	// The fenced reader's section table (shaderReader).
 	return n + int64(len(rd.Sections))*64

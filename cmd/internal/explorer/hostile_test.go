@@ -88,6 +88,39 @@ func TestContainerShaderSymbolsLimit(t *testing.T) {
 	}
 }
 
+// TestContainerShaderExtendedDataNotCounted: the container view reads a
+// shader pack's symbols without its extended data
+// (shader.SkipExtendedData), so a large ExtendedData section does not
+// keep the symbols from being shown.
+func TestContainerShaderExtendedDataNotCounted(t *testing.T) {
+	ext := sd.NewObject()
+	ext.Set("blob", sd.String(string(bytes.Repeat([]byte("x"), 64))))
+	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
+		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister, Flags: shader.FlagExtendedData, Extended: ext}},
+		Shaders: []shader.Shader{{Data: []byte("code")}}}
+	var b bytes.Buffer
+	if err := shader.EncodePack(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := bpx.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := rd.FindSection(shader.SectionExtendedData)
+	if ed == nil {
+		t.Fatal("no ExtendedData section")
+	}
+	// An ExtendedData section that claims what the budget could not
+	// decode: it is never decoded, so it costs nothing.
+	f := claimUSize(t, b.Bytes(), map[int]uint32{ed.Index: MaxPreviewBytes/sdFactor + 1})
+	s := newServer(t, []File{file("s.bpx", f)})
+	var c containerAnswer
+	getJSON(t, s, "/api/container?file=0", 200, &c)
+	if c.Shader == nil || len(c.Shader.Symbols) != 1 || c.Shader.Error != "" {
+		t.Errorf("shader %+v, want its one symbol", c.Shader)
+	}
+}
+
 // TestSDRawTakesBudget (issue 23, finding 3): a BPXSD file decodes
 // under the preview budget like a package's metadata does: while
 // previews hold the whole budget, a request that goes away returns
