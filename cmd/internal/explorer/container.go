@@ -69,9 +69,10 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 	out.SectionNum = len(t.rd.Sections)
 	p := t.pkg
 	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenCost(t.rd) <= MaxPreviewBytes {
-		// Opening a package inside the tree decodes its object table and
-		// names (4 GiB each at most): under a grant of the preview budget,
-		// released before the answer is written.
+		// Opening a package inside the tree decodes its object table (4
+		// GiB at most; not its names: describe.OpenPackage skips them):
+		// under a grant of the preview budget, released before the answer
+		// is written.
 		g, err := s.acquire(r, t.name, packageOpenCost(t.rd))
 		if err != nil {
 			failRequest(w, r, err)
@@ -105,12 +106,13 @@ const packageOpenFactor = 8
 func packageOpenCost(rd *bpx.Reader) int64 { return packageOpenFactor * packageOpenSize(rd) }
 
 // packageOpenSize is how many decompressed bytes opening the package rd
-// reads: its object table and strings, or for the older revisions, whose
-// objects are found in their data, every section.
+// for counting (describe.OpenPackage, pack.SkipNames) reads at most: its
+// object table, or for the older revisions, whose objects are found in
+// their data, every section.
 func packageOpenSize(rd *bpx.Reader) int64 {
 	var n int64
 	for _, sec := range rd.Sections {
-		if rd.Header.Version < 2 || sec.Type == pack.SectionObjectTable || sec.Type == pack.SectionStrings {
+		if rd.Header.Version < 2 || sec.Type == pack.SectionObjectTable {
 			n += int64(sec.USize)
 		}
 	}

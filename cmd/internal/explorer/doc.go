@@ -123,9 +123,9 @@
 // over for its answer (text or JSON, cut at that size); a texture twice
 // its pixels and the layer's image and PNG; a table its sections twice
 // and two pages of at most 8 MiB of JSON; the container view of a
-// package inside the tree 8 bytes per byte of its object table and
-// names, of a shader pack 24 per byte of its symbol table, its names and
-// 128 per byte of its extended data (never its shaders: their sections
+// package inside the tree 8 bytes per byte of its object table (its
+// names are not read), of a shader pack 24 per byte of its symbol table
+// and its names (never its shaders nor its extended data: their sections
 // are not read); /api/verify and the hex view the decompressor's state
 // (an xz dictionary, up to 64 MiB) and the page, at most 1 MiB (a page
 // deep in a large compressed section decompresses up to the offset
