@@ -19,23 +19,6 @@ import (
 	"github.com/gobpx/bpx/types/texture"
 )
 
-// shaderBomb is an SDK 4 shader pack of a few bytes whose shaders
-// decompress to n zero bytes each (xz).
-func shaderBomb(t testing.TB, shaders, n int) []byte {
-	t.Helper()
-	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
-		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister}}}
-	zeros := make([]byte, n)
-	for range shaders {
-		p.Shaders = append(p.Shaders, shader.Shader{Data: zeros})
-	}
-	var b bytes.Buffer
-	if err := shader.EncodePack(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // allocated returns the bytes f allocates (TotalAlloc).
 func allocated(f func()) uint64 {
 	var before, after runtime.MemStats
@@ -53,7 +36,7 @@ func allocated(f func()) uint64 {
 // nothing.
 func TestContainerShaderBomb(t *testing.T) {
 	const n = 32 << 20
-	bomb := shaderBomb(t, 4, n)
+	bomb := testbpx.ShaderBomb(t, 4, n)
 	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"shader.bpx": string(bomb)}, nil)), file("shader.bpx", bomb)})
 	for _, u := range []string{"/api/container?path=game.bpx/shader.bpx", "/api/container?file=1"} {
 		var c containerAnswer
@@ -74,7 +57,7 @@ func TestContainerShaderBomb(t *testing.T) {
 // TestContainerShaderSymbolsLimit: a SymbolTable whose header claims more
 // than the budget can read is not read; the layout is still shown.
 func TestContainerShaderSymbolsLimit(t *testing.T) {
-	b := shaderBomb(t, 1, 16)
+	b := testbpx.ShaderBomb(t, 1, 16)
 	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
