@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/gobpx/bpx"
@@ -32,14 +31,14 @@ func shaderReadCost(rd *bpx.Reader) int64 {
 	if sec := rd.FindSection(shader.SectionStrings); sec != nil {
 		n += int64(sec.USize)
 	}
-	// The fenced reader's section table (shaderReader).
-	return n + int64(len(rd.Sections))*64
+	return n
 }
 
 // describeShader sets out.Shader for a shader pack t: its layout and
 // symbols, read under a grant of the preview budget; a pack whose
 // symbols would take more than MaxPreviewBytes gets its layout and why
-// the symbols are not shown. It never decodes a Shader section.
+// the symbols are not shown. It never decodes a Shader section
+// (shader.ReadSymbols reads none).
 func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) error {
 	if t.rd.Header.Type != bpx.TypeShader {
 		return nil
@@ -56,47 +55,12 @@ func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswe
 		return err
 	}
 	defer g.release()
-	rd, err := shaderReader(t)
-	if err != nil {
-		return err
-	}
-	info := describe.ReadShader(rd)
+	info := describe.ReadShader(t.rd)
 	if info != nil {
 		capSymbols(info)
 	}
 	out.Shader = info
 	return nil
-}
-
-// shaderReader is the container t again, over a reader that refuses the
-// stored bytes of its Shader sections: whatever describe.ReadShader does,
-// the container view never decompresses shaders (a few KB of xz can
-// decode to 4 GiB each).
-func shaderReader(t *subject) (*bpx.Reader, error) {
-	f := &fencedReader{r: t.ra}
-	for _, sec := range t.rd.SectionsOfType(shader.SectionShader) {
-		f.fences = append(f.fences, [2]int64{int64(sec.Pointer), int64(sec.Pointer) + int64(sec.StoredSize())})
-	}
-	return bpx.NewReader(f, t.size, bpx.WithMaxSectionSize(MaxPreviewBytes))
-}
-
-// fencedReader reads r except within its fences, [start, end) ranges.
-type fencedReader struct {
-	r      io.ReaderAt
-	fences [][2]int64
-}
-
-// errFenced is the error of a read within a fence.
-var errFenced = fmt.Errorf("a Shader section, which the container view does not read: %w", bpx.ErrTooLarge)
-
-func (f *fencedReader) ReadAt(p []byte, off int64) (int, error) {
-	end := off + int64(len(p))
-	for _, fe := range f.fences {
-		if off < fe[1] && fe[0] < end {
-			return 0, errFenced
-		}
-	}
-	return f.r.ReadAt(p, off)
 }
 
 // capSymbols keeps the symbols of info whose names fit in
