@@ -115,8 +115,10 @@
 // Previews share one budget of MaxPreviewBytes (192 MiB): each holds,
 // while it decodes, what its decoding takes at most, waiting (first come,
 // first served) while others hold too much; a request that goes away
-// stops waiting, and stops decompressing. A preview that needs more than
-// the whole budget is refused (413). What each holds: a BPXSD object 128
+// stops waiting, and /api/verify and the hex view stop decompressing
+// (the other previews decode whole buffers, within their share, and
+// answer nothing once their request is gone). A preview that needs more
+// than the whole budget is refused (413). What each holds: a BPXSD object 128
 // bytes per byte (so at most MaxPreviewBytes/128, 1.5 MiB); a BO3D mesh 8
 // bytes per byte of the file, a model 8 per byte of its sections; a BLK
 // file 64 bytes per decoded byte if binary, 320 per byte if text, twice
