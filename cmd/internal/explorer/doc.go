@@ -125,7 +125,7 @@
 // its answer (text or JSON; one that could be larger, as a name used by
 // many entries makes it, is refused before it is written); a texture twice
 // its pixels and the layer's image and PNG; a table its sections twice and
-// two pages of at most 8 MiB of JSON; the container view of a package
+// four times its page of at most 8 MiB of JSON; the container view of a package
 // inside the tree 8 bytes per byte of its object table (its names are not
 // read), of a shader pack 24 per byte of its symbol table and its names
 // (never its shaders nor its extended data: their sections are not read);
