@@ -125,13 +125,13 @@
 // its answer (text or JSON; one that could be larger, as a name used by
 // many entries makes it, is refused before it is written); a texture twice
 // its pixels and the layer's image and PNG; a table its sections twice and
-// four times its page of at most 8 MiB of JSON; the container view of a package
-// inside the tree 8 bytes per byte of its object table (its names are not
-// read), of a shader pack 24 per byte of its symbol table and its names
-// (never its shaders nor its extended data: their sections are not read);
-// /api/verify and the hex view the decompressor's state (an xz dictionary,
-// up to 64 MiB) and the page, at most 1 MiB (a page deep in a large
-// compressed section decompresses up to the offset asked).
+// four times its page of at most 8 MiB of JSON; the container view of a
+// package inside the tree 8 bytes per byte of its object table (its names
+// are not read), of a shader pack 24 per byte of its symbol table and its
+// names (never its shaders nor its extended data: their sections are not
+// read); /api/verify and the hex view the decompressor's state (an xz
+// dictionary, up to 64 MiB) and the page, at most 1 MiB (a page deep in a
+// large compressed section decompresses up to the offset asked).
 // TestPreviewCostFactors checks these factors against what the decoders
 // allocate. A preview's answer is made under its share, which then shrinks
 // to the answer's size while it is written.
