@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -29,16 +28,10 @@ func TestBLKAnswerBounded(t *testing.T) {
 	cost := int64(blkBinaryFactor * blkAnswerFactor * len(bin))
 	for _, as := range []string{"json", "text"} {
 		u := "/api/blk?path=big.blk&as=" + as
-		var w *discardWriter
-		a := allocated(func() {
-			w = &discardWriter{h: http.Header{}}
-			req := httptest.NewRequest("GET", u, nil)
-			req.Host = "localhost"
-			s.ServeHTTP(w, req)
-		})
-		t.Logf("%s: file %d bytes, status %d, allocated %d bytes, share %d", u, len(bin), w.code, a, cost)
-		if w.code != http.StatusRequestEntityTooLarge {
-			t.Errorf("%s: status %d, want 413", u, w.code)
+		code, a := serveAllocated(s, u)
+		t.Logf("%s: file %d bytes, status %d, allocated %d bytes, share %d", u, len(bin), code, a, cost)
+		if code != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: status %d, want 413", u, code)
 		}
 		if int64(a) > cost {
 			t.Errorf("%s: allocated %d bytes, above its share of the budget (%d)", u, a, cost)
