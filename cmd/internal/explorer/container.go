@@ -61,9 +61,13 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		Version: h.Version, Checksum: h.Checksum, FileSize: h.FileSize,
 		TypeExt: hex.EncodeToString(h.TypeExt[:]), TypeExtText: describe.TypeExt(h.Type, h.TypeExt),
 	}
-	if err := s.describeShader(r, t, &out); err != nil {
+	g, err := s.describeShader(r, t, &out)
+	if err != nil {
 		failRequest(w, r, err)
 		return
+	}
+	if g == nil {
+		g = &grant{} // no symbols: the answer is the header and a page of sections
 	}
 	out.Sections, out.SectionNext = sectionPage(t.rd, 0, DefaultListLimit)
 	out.SectionNum = len(t.rd.Sections)
@@ -73,7 +77,7 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		// GiB at most; not its names: describe.OpenPackage skips them):
 		// under a grant of the preview budget, released before the answer
 		// is written.
-		g, err := s.acquire(r, t.name, packageOpenCost(t.rd))
+		pg, err := s.acquire(r, t.name, packageOpenCost(t.rd))
 		if err != nil {
 			failRequest(w, r, err)
 			return
@@ -82,11 +86,11 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 			packageCounts(p, &out)
 			p.Close()
 		}
-		g.release()
+		pg.release()
 	} else if p != nil {
 		packageCounts(p, &out)
 	}
-	writeJSON(w, out)
+	sendJSON(w, r, g, out)
 }
 
 // packageCounts sets the object count and dead bytes of the package p.

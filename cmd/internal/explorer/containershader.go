@@ -22,9 +22,11 @@ const (
 	maxShaderSymbolsJSON = 4 << 20
 )
 
-// shaderReadCost is what describing the shader pack rd takes at most.
+// shaderReadCost is what describing the shader pack rd takes at most,
+// its answer included: the symbols' JSON (maxShaderSymbolsJSON), in the
+// encoder's growing buffer, then the answer.
 func shaderReadCost(rd *bpx.Reader) int64 {
-	var n int64
+	n := int64(3 * maxShaderSymbolsJSON)
 	if sec := rd.FindSection(shader.SectionSymbolTable); sec != nil {
 		n += symbolTableFactor * int64(sec.USize)
 	}
@@ -35,32 +37,32 @@ func shaderReadCost(rd *bpx.Reader) int64 {
 }
 
 // describeShader sets out.Shader for a shader pack t: its layout and
-// symbols, read under a grant of the preview budget; a pack whose
-// symbols would take more than MaxPreviewBytes gets its layout and why
-// the symbols are not shown. It never decodes a Shader section
-// (shader.ReadSymbols reads none).
-func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) error {
+// symbols, read under a grant of the preview budget, which it returns for
+// the answer to be made and written under (nil when t is no shader pack,
+// or its symbols are not read); a pack whose symbols would take more than
+// MaxPreviewBytes gets its layout and why the symbols are not shown. It
+// never decodes a Shader section (shader.ReadSymbols reads none).
+func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) (*grant, error) {
 	if t.rd.Header.Type != bpx.TypeShader {
-		return nil
+		return nil, nil
 	}
 	cost := shaderReadCost(t.rd)
 	if cost > MaxPreviewBytes {
 		layout, _ := shader.Detect(t.rd)
 		out.Shader = &describe.Shader{Layout: layout.String(), Error: fmt.Sprintf(
 			"symbols not shown: reading them takes %d bytes, above the preview limit of %d", cost, MaxPreviewBytes)}
-		return nil
+		return nil, nil
 	}
 	g, err := s.acquire(r, t.name, cost)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer g.release()
 	info := describe.ReadShader(t.rd)
 	if info != nil {
 		capSymbols(info)
 	}
 	out.Shader = info
-	return nil
+	return g, nil
 }
 
 // capSymbols keeps the symbols of info whose names fit in

@@ -128,13 +128,14 @@
 // four times its page of at most 8 MiB of JSON; the container view of a
 // package inside the tree 8 bytes per byte of its object table (its names
 // are not read), of a shader pack 24 per byte of its symbol table and its
-// names (never its shaders nor its extended data: their sections are not
-// read); /api/verify and the hex view the decompressor's state (an xz
-// dictionary, up to 64 MiB) and the page, at most 1 MiB (a page deep in a
-// large compressed section decompresses up to the offset asked).
-// TestPreviewCostFactors checks these factors against what the decoders
-// allocate. A preview's answer is made under its share, which then shrinks
-// to the answer's size while it is written.
+// names, and 12 MiB for the symbols of its answer (never its shaders nor
+// its extended data: their sections are not read); /api/verify and the hex
+// view the decompressor's state (an xz dictionary, up to 64 MiB) and the
+// page, at most 1 MiB (a page deep in a large compressed section
+// decompresses up to the offset asked). TestPreviewCostFactors checks
+// these factors against what the decoders allocate. A preview's answer is
+// made under its share, which then shrinks to the answer's size while it
+// is written.
 //
 // Every answer is written under a write deadline of 30 s that moves on
 // with every 256 KiB written: a download that progresses never dies, a

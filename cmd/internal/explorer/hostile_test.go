@@ -3,12 +3,14 @@ package explorer
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,6 +103,50 @@ func TestContainerShaderExtendedDataNotCounted(t *testing.T) {
 	getJSON(t, s, "/api/container?file=0", 200, &c)
 	if c.Shader == nil || len(c.Shader.Symbols) != 1 || c.Shader.Error != "" {
 		t.Errorf("shader %+v, want its one symbol", c.Shader)
+	}
+}
+
+// heldWriter is a discardWriter that records what the preview budget
+// holds while the answer is written.
+type heldWriter struct {
+	discardWriter
+	s    *Server
+	held int64
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.held = max(h.held, h.s.budget.held())
+	return h.discardWriter.Write(p)
+}
+
+// TestContainerShaderAnswerUnderBudget: the container view of a shader
+// pack of many symbols answers megabytes of names, read from a Strings
+// section of megabytes more: like every preview, the answer is made under
+// the share of the budget, which keeps the answer's bytes while it is
+// written (it was written after the share was given back, so any number
+// of clients could hold those megabytes at once).
+func TestContainerShaderAnswerUnderBudget(t *testing.T) {
+	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A')}
+	for i := range 20_000 {
+		p.Symbols = append(p.Symbols, shader.Symbol{Name: fmt.Sprintf("%05d%s", i, strings.Repeat("n", 200)), Register: shader.NoRegister})
+	}
+	var b bytes.Buffer
+	if err := shader.EncodePack(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("s.bpx", b.Bytes())})
+	w := &heldWriter{discardWriter: discardWriter{h: http.Header{}}, s: s}
+	req := httptest.NewRequest("GET", "/api/container?file=0", nil)
+	req.Host = "localhost"
+	s.ServeHTTP(w, req)
+	if w.code != 200 || w.n < 512<<10 {
+		t.Fatalf("status %d, %d bytes", w.code, w.n)
+	}
+	if w.held < int64(w.n) {
+		t.Errorf("%d bytes answered while the budget held %d: the answer is not under its share", w.n, w.held)
+	}
+	if n := s.budget.held(); n != 0 {
+		t.Errorf("%d bytes of the budget held after the answer", n)
 	}
 }
 
