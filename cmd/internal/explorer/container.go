@@ -168,14 +168,14 @@ func verifySection(ctx context.Context, sec *bpx.Section) error {
 }
 
 // streamCost is what reading the section sec as a stream takes at most:
-// an xz section its dictionary (at most bpx.DefaultMaxXZDictionary) or,
+// an xz section its dictionary (at most maxXZDictionary) or,
 // decoded whole when small, its stored and decoded bytes; any other a
 // decoder's buffers.
 func streamCost(sec *bpx.Section) int64 {
 	if sec.Flags&bpx.FlagXZ == 0 {
 		return minPreviewCost
 	}
-	return min(2*int64(sec.USize), bpx.DefaultMaxXZDictionary) + minPreviewCost
+	return min(2*int64(sec.USize), maxXZDictionary) + minPreviewCost
 }
 
 // ctxReader reads r until ctx is done: a section can decompress to 4 GiB,

@@ -103,14 +103,17 @@
 // entries' JSON: it ends early (one entry at least) and says where the
 // next starts. Names longer than MaxPathLength are no paths, and
 // /api/invalid shows 256 bytes of a name at most, so a page of long names
-// stays small. Listings are built (ordered, filtered) at most two at
-// once, each within 64 MiB (entries of about 32 bytes, plus the paths a
-// deep listing of a stack joins; the other listings share the packages'
-// names), else the answer is 413 and asks for a narrower q; a request
-// that goes away stops its build. The listing cache keeps at most 64 MiB
-// (and 64 listings) of recently used listings. A container inside the
-// tree (an object of a package) may have at most 65,536 sections, checked
-// before its section table is read (413 beyond).
+// stays small. Listings are built (ordered, filtered) at most two at once,
+// each within 64 MiB (entries of about 32 bytes, plus the paths a deep
+// listing of a stack joins; the other listings share the packages' names),
+// else the answer is 413 and asks for a narrower q; a request that goes
+// away stops its build. The listing cache keeps at most 64 MiB (and 64
+// listings) of recently used listings. A container inside the tree (an
+// object of a package) may have at most 65,536 sections, checked before
+// its section table is read (413 beyond). An xz section of any file may
+// declare a dictionary of at most 8 MiB, what package writers use: its
+// decoder allocates that much for every request reading the section, a
+// /raw of a small object included (413 beyond).
 //
 // Previews share one budget of MaxPreviewBytes (192 MiB): each holds,
 // while it decodes, what its decoding takes at most, waiting (first come,

@@ -17,6 +17,7 @@ import (
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/types/pack"
 	"github.com/gobpx/bpx/types/shader"
 	"github.com/gobpx/bpx/types/texture"
 )
@@ -147,6 +148,51 @@ func TestContainerShaderAnswerUnderBudget(t *testing.T) {
 	}
 	if n := s.budget.held(); n != 0 {
 		t.Errorf("%d bytes of the budget held after the answer", n)
+	}
+}
+
+// TestXZDictionaryBound: the xz decoder allocates the dictionary a
+// section declares, for every request that reads from the section and
+// outside the preview budget: a 13 KB package whose data section declares
+// 64 MiB made a /raw of a five-byte object allocate 128 MiB. The server
+// refuses dictionaries above maxXZDictionary (413).
+func TestXZDictionaryBound(t *testing.T) {
+	pk := packBytes(t, map[string]string{"big.bin": strings.Repeat("\x00", 80<<20), "a.txt": "hello"}, nil,
+		pack.WithCompression(bpx.CompressNone), pack.WithSectionSize(128<<20))
+	rd, err := bpx.NewReader(bytes.NewReader(pk), int64(len(pk)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := bpx.NewWriter(&out)
+	w.SetType(rd.Header.Type)
+	w.SetTypeExt(rd.Header.TypeExt)
+	for _, sec := range rd.Sections {
+		data, err := sec.Data()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o bpx.SectionOptions
+		if sec.Type == pack.SectionData {
+			o = bpx.SectionOptions{Compression: bpx.CompressXZ, XZDictSize: 64 << 20}
+		}
+		if err := w.WriteSection(sec.Type, o, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("game.bpx", out.Bytes())})
+	for _, u := range []string{"/raw/a.txt", "/api/preview?path=big.bin"} {
+		code, a := serveAllocated(s, u)
+		t.Logf("%s: status %d, allocated %d bytes", u, code, a)
+		if a > 16<<20 {
+			t.Errorf("%s: allocated %d bytes for a dictionary of 64 MiB", u, a)
+		}
+	}
+	if code, _ := serveAllocated(s, "/raw/a.txt"); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("/raw/a.txt: status %d, want 413", code)
 	}
 }
 
