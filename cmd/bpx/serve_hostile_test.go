@@ -24,7 +24,6 @@ import (
 	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sd"
 	"github.com/gobpx/bpx/types/pack"
-	"github.com/gobpx/bpx/types/shader"
 	"github.com/gobpx/bpx/types/texture"
 )
 
@@ -58,22 +57,6 @@ func hostilePackage(t *testing.T, dir, name string, objs map[string][]byte, meta
 		t.Fatal(err)
 	}
 	return p
-}
-
-// shaderBombBytes is an SDK 4 shader pack of four xz Shader sections of
-// 256 MiB of zeros each: 161 KB.
-func shaderBombBytes(t *testing.T) []byte {
-	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
-		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister}}}
-	zeros := make([]byte, 256<<20)
-	for range 4 {
-		p.Shaders = append(p.Shaders, shader.Shader{Data: zeros})
-	}
-	var b bytes.Buffer
-	if err := shader.EncodePack(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // manySections is a BPX file of n empty sections.
@@ -154,7 +137,7 @@ func (tg hostileTarget) requests(r *rand.Rand) []string {
 // minute on two cores.
 func TestServeHostile(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds 1 GiB of shaders and runs 32 clients for about a minute: skipped with -short")
+		t.Skip("compresses a 256 MiB shader and runs 32 clients for about a minute: skipped with -short")
 	}
 	dir := t.TempDir()
 	names := map[string][]byte{}
@@ -172,7 +155,7 @@ func TestServeHostile(t *testing.T) {
 	}
 	xz := bpx.SectionOptions{Compression: bpx.CompressXZ}
 	files := []string{
-		hostilePackage(t, dir, "bomb.bpx", map[string][]byte{"shader.bpx": shaderBombBytes(t)}, nil),
+		hostilePackage(t, dir, "bomb.bpx", map[string][]byte{"shader.bpx": testbpx.ShaderBomb(t, 4, 256<<20)}, nil),
 		hostilePackage(t, dir, "names.bpx", names, nil, pack.WithCompression(bpx.CompressXZ)),
 		hostilePackage(t, dir, "sections.bpx", map[string][]byte{"many.bpx": manySections(t, 1_000_000)}, nil, pack.WithCompression(bpx.CompressXZ)),
 		hostilePackage(t, dir, "sd.bpx", map[string][]byte{"worst.sd": worst, "small.sd": small}, meta(worst)),

@@ -18,9 +18,10 @@ import (
 // TestPreviewCostFactors measures 44 for empty blocks), a text one up to
 // 320 bytes per byte of text while it is built (see package blk; a BPX
 // container's BPXSD object takes sdFactor); the answer, text or JSON,
-// may take as much as the tree (blkAnswerFactor), and is cut there with
-// ErrTooLarge (names in a name map are shared by the tree, written once
-// per use).
+// may take as much as the tree (blkAnswerFactor): a tree whose answer
+// could take more (names in a name map are shared by the tree, written
+// once per use) is refused with ErrTooLarge before it is written (see
+// blkAnswerBound).
 const (
 	blkBinaryFactor = 64
 	blkTextFactor   = 320
@@ -64,7 +65,19 @@ func (s *Server) handleBLK(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The answer may take what the tree took: g's share of the budget.
-	buf := &cappedBuffer{max: int(g.n / blkAnswerFactor), name: sub.name}
+	// blk's writers build it whole before they write it, and the buffer
+	// copies it: three times its size, which its bound, taken from the
+	// tree before it is built, must leave within that share (a name
+	// shared by the tree is written once per use, so a small file can
+	// make a large answer).
+	room := g.n / blkAnswerFactor
+	if n := blkAnswerBound(b, 0, room/3); n > room/3 {
+		g.release()
+		failRequest(w, r, fmt.Errorf("%s: its %s may take more than %d bytes, a third of its share of the preview limit (%d): %w",
+			sub.name, as, room/3, room, bpx.ErrTooLarge))
+		return
+	}
+	buf := &cappedBuffer{max: int(room), name: sub.name}
 	ct := "text/plain; charset=utf-8"
 	if as == "text" {
 		err = blk.WriteText(buf, b)
@@ -94,6 +107,38 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 	}
 	c.b = append(c.b, p...)
 	return len(p), nil
+}
+
+// blkAnswerBound bounds the bytes of b, a block at nesting level, as
+// engine text or as JSON: every name and string escaped at 6 bytes a
+// byte, a number 32 bytes, an array 24 lines (a matrix takes 21 in JSON)
+// of 32 bytes and their indentation, and each line's indentation and
+// punctuation. It stops adding once the bound passes limit.
+func blkAnswerBound(b *blk.Block, level int, limit int64) int64 {
+	indent := int64(2*level + 2)
+	n := 2*indent + 6*int64(len(b.Name)) + 16
+	for i := range b.Params {
+		if n > limit {
+			return n
+		}
+		p := &b.Params[i]
+		n += indent + 6*int64(len(p.Name)) + 16
+		switch p.Value.Type() {
+		case blk.TypeString:
+			n += 6*int64(len(p.Value.Str())) + 2
+		case blk.TypeBool, blk.TypeInt, blk.TypeInt64, blk.TypeReal:
+			n += 32
+		default: // an array: a matrix is 4 of 3, 21 lines in JSON
+			n += 24 * (indent + 6 + 32)
+		}
+	}
+	for _, c := range b.Blocks {
+		if n > limit {
+			return n
+		}
+		n += blkAnswerBound(c, level+1, limit-n)
+	}
+	return n
 }
 
 // checkBLK decodes sub as a BLK file.

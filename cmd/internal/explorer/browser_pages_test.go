@@ -5,11 +5,14 @@
 package explorer
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gobpx/bpx/table"
 )
 
 // TestBrowserPagedByBytes: the page follows pages that end early (a
@@ -72,6 +75,43 @@ func TestBrowserPagedByBytes(t *testing.T) {
 	waitJS(t, ctx, "the invalid names", `(document.querySelector('details.invalid li') || {}).textContent || null`, &inv)
 	if !strings.Contains(inv, `"`+long[:100]) || !strings.Contains(inv, "…") || !strings.Contains(inv, "(a name of 10,000 bytes)") || len(inv) > 1000 {
 		t.Errorf("invalid name shown as %.400q", inv)
+	}
+	if errs := con.errors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserTablePagedByBytes: a page of table rows that ends early (at
+// maxTablePage, here after 85 of the 100 rows asked) is followed by the
+// next rows, none skipped.
+func TestBrowserTablePagedByBytes(t *testing.T) {
+	needChromium(t)
+	const n = 16 << 10 // bools a row: 96 KiB of JSON
+	wide := tableBytes(t, []table.Column{{Name: "flags", Type: table.Bool, Len: n}}, 150, make([]bool, n))
+	url := serveForBrowser(t, []File{file("wide.bpx", wide)})
+	ctx, con := startBrowser(t)
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(url+"/#file=0")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the sections", `document.querySelectorAll('table.sections tbody tr').length === 2`, nil)
+	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('table.sections button')].find((b) => b.textContent === 'table').click()`))
+	const page = `(() => {
+		const r = document.querySelectorAll('.section-view tbody tr');
+		return r.length > 0 && [r.length, r[0].firstChild.textContent];
+	})()`
+	var first, second []any
+	json.Unmarshal(waitJS(t, ctx, "the first rows", page, nil), &first)
+	if len(first) != 2 || first[1] != "0" {
+		t.Fatalf("first page %v", first)
+	}
+	shown := int(first[0].(float64))
+	if shown >= 100 {
+		t.Fatalf("the first page holds %d rows: the test wants one that ends early", shown)
+	}
+	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('.section-view .pager button:last-child').click()`))
+	json.Unmarshal(waitJS(t, ctx, "the next rows", strings.Replace(page, "r.length > 0 &&", "r.length > 0 && r[0].firstChild.textContent !== '0' &&", 1), nil), &second)
+	if len(second) != 2 || second[1] != itoa(shown) {
+		t.Errorf("after a page of %d rows, the next starts at row %v, want %d", shown, second, shown)
 	}
 	if errs := con.errors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)

@@ -116,7 +116,8 @@ func (g *grant) release() { g.keep(0) }
 // at least minPreviewCost, waiting while other previews hold too much.
 // More than MaxPreviewBytes fails at once with an error matching
 // bpx.ErrTooLarge (413); a request that goes away stops waiting with its
-// context's error. The caller releases the grant.
+// context's error. The caller releases the grant; whatever it holds when
+// the handler returns, or panics, is released then (see withGrants).
 func (s *Server) acquire(r *http.Request, name string, n int64) (*grant, error) {
 	if n < 0 || n > MaxPreviewBytes {
 		return nil, fmt.Errorf("%s: the preview needs %d bytes, above the preview limit of %d: %w", name, n, MaxPreviewBytes, bpx.ErrTooLarge)
@@ -125,5 +126,30 @@ func (s *Server) acquire(r *http.Request, name string, n int64) (*grant, error) 
 	if err := s.budget.acquire(r.Context(), n); err != nil {
 		return nil, err
 	}
-	return &grant{b: s.budget, n: n}, nil
+	g := &grant{b: s.budget, n: n}
+	if h, _ := r.Context().Value(grantsKey{}).(*requestGrants); h != nil {
+		h.gs = append(h.gs, g)
+	}
+	return g, nil
+}
+
+// requestGrants are the grants one request took. A request is served by
+// one goroutine, which alone appends to it.
+type requestGrants struct{ gs []*grant }
+
+// grantsKey is the context key of a request's *requestGrants.
+type grantsKey struct{}
+
+// withGrants returns r with a record of the grants its handler takes, and
+// the function that releases what they still hold: ServeHTTP defers it,
+// so that a handler that panics (net/http recovers the panic and serves
+// on) does not keep its share of the budget for good. Release is
+// idempotent: a grant its handler released costs nothing more.
+func withGrants(r *http.Request) (*http.Request, func()) {
+	h := &requestGrants{}
+	return r.WithContext(context.WithValue(r.Context(), grantsKey{}, h)), func() {
+		for _, g := range h.gs {
+			g.release()
+		}
+	}
 }

@@ -31,7 +31,7 @@ func serveGone(t *testing.T, s *Server, target string) *httptest.ResponseRecorde
 	case <-time.After(time.Minute):
 		s.budget.release(MaxPreviewBytes) // let the handler go, then fail
 		<-done
-		t.Fatalf("%s: a gone request stayed blocked on a preview token", target)
+		t.Fatalf("%s: a gone request stayed blocked on the preview budget", target)
 	}
 	return rec
 }
@@ -46,8 +46,8 @@ func holdBudget(t testing.TB, s *Server) {
 }
 
 // TestSectionReadsGoneRequest: /api/verify and /api/section decompress
-// under a preview token; a request that goes away neither waits for a
-// token nor decompresses (a section of a hostile file can decompress to
+// under the preview budget; a request that goes away neither waits for
+// the budget nor decompresses (a section of a hostile file can decompress to
 // 4 GiB, and the page cancels the requests of a pane it leaves).
 func TestSectionReadsGoneRequest(t *testing.T) {
 	s := newServer(t, []File{file("m.bpx", metaPackage(t))}) // zlib sections
@@ -70,7 +70,7 @@ func TestSectionReadsGoneRequest(t *testing.T) {
 		}
 	}
 	s.budget.release(MaxPreviewBytes)
-	// Tokens free: the gone request must not decompress either.
+	// The budget free: the gone request must not decompress either.
 	for _, u := range targets {
 		if rec := serveGone(t, s, u); rec.Body.Len() != 0 {
 			t.Errorf("%s: gone request decompressed and answered %q", u, rec.Body)
@@ -87,8 +87,8 @@ func TestSectionReadsGoneRequest(t *testing.T) {
 }
 
 // TestContainerNestedPackage: /api/container opens a package inside the
-// tree for its object count, which decodes its object table and names:
-// under a preview token, and only within MaxPreviewBytes.
+// tree for its object count, which decodes its object table (not its
+// names): under the preview budget, and only within MaxPreviewBytes.
 func TestContainerNestedPackage(t *testing.T) {
 	inner := packBytes(t, map[string]string{"a.txt": "a", "b/c.txt": "c"}, nil)
 	outer := func(inner []byte) *Server {
@@ -105,16 +105,26 @@ func TestContainerNestedPackage(t *testing.T) {
 	if c.Objects == nil || *c.Objects != 2 {
 		t.Errorf("objects %v, want 2", c.Objects)
 	}
-	// Names that would decode beyond the limit: the header, no objects.
 	rd, err := bpx.NewReader(bytes.NewReader(inner), int64(len(inner)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	str := rd.FindSection(pack.SectionStrings)
-	s = outer(claimUSize(t, inner, map[int]uint32{str.Index: MaxPreviewBytes + 1}))
+	// An object table that would decode beyond the limit: the header, no
+	// objects.
+	ot := rd.FindSection(pack.SectionObjectTable)
+	s = outer(claimUSize(t, inner, map[int]uint32{ot.Index: MaxPreviewBytes/packageOpenFactor + 1}))
 	c = containerAnswer{}
 	getJSON(t, s, "/api/container?path=in.bpx", 200, &c)
 	if c.Objects != nil || len(c.Sections) != len(rd.Sections) {
 		t.Errorf("objects %v, %d sections", c.Objects, len(c.Sections))
+	}
+	// Names beyond the limit cost nothing: they are not read
+	// (describe.OpenPackage skips them), and the objects are counted.
+	str := rd.FindSection(pack.SectionStrings)
+	s = outer(claimUSize(t, inner, map[int]uint32{str.Index: MaxPreviewBytes + 1}))
+	c = containerAnswer{}
+	getJSON(t, s, "/api/container?path=in.bpx", 200, &c)
+	if c.Objects == nil || *c.Objects != 2 {
+		t.Errorf("names beyond the limit: objects %v, want 2", c.Objects)
 	}
 }

@@ -61,18 +61,23 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		Version: h.Version, Checksum: h.Checksum, FileSize: h.FileSize,
 		TypeExt: hex.EncodeToString(h.TypeExt[:]), TypeExtText: describe.TypeExt(h.Type, h.TypeExt),
 	}
-	if err := s.describeShader(r, t, &out); err != nil {
+	g, err := s.describeShader(r, t, &out)
+	if err != nil {
 		failRequest(w, r, err)
 		return
+	}
+	if g == nil {
+		g = &grant{} // no symbols: the answer is the header and a page of sections
 	}
 	out.Sections, out.SectionNext = sectionPage(t.rd, 0, DefaultListLimit)
 	out.SectionNum = len(t.rd.Sections)
 	p := t.pkg
 	if p == nil && t.rd.Header.Type == bpx.TypePackage && packageOpenCost(t.rd) <= MaxPreviewBytes {
-		// Opening a package inside the tree decodes its object table and
-		// names (4 GiB each at most): under a grant of the preview budget,
-		// released before the answer is written.
-		g, err := s.acquire(r, t.name, packageOpenCost(t.rd))
+		// Opening a package inside the tree decodes its object table (4
+		// GiB at most; not its names: describe.OpenPackage skips them):
+		// under a grant of the preview budget, released before the answer
+		// is written.
+		pg, err := s.acquire(r, t.name, packageOpenCost(t.rd))
 		if err != nil {
 			failRequest(w, r, err)
 			return
@@ -81,11 +86,11 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 			packageCounts(p, &out)
 			p.Close()
 		}
-		g.release()
+		pg.release()
 	} else if p != nil {
 		packageCounts(p, &out)
 	}
-	writeJSON(w, out)
+	sendJSON(w, r, g, out)
 }
 
 // packageCounts sets the object count and dead bytes of the package p.
@@ -105,12 +110,13 @@ const packageOpenFactor = 8
 func packageOpenCost(rd *bpx.Reader) int64 { return packageOpenFactor * packageOpenSize(rd) }
 
 // packageOpenSize is how many decompressed bytes opening the package rd
-// reads: its object table and strings, or for the older revisions, whose
-// objects are found in their data, every section.
+// for counting (describe.OpenPackage, pack.SkipNames) reads at most: its
+// object table, or for the older revisions, whose objects are found in
+// their data, every section.
 func packageOpenSize(rd *bpx.Reader) int64 {
 	var n int64
 	for _, sec := range rd.Sections {
-		if rd.Header.Version < 2 || sec.Type == pack.SectionObjectTable || sec.Type == pack.SectionStrings {
+		if rd.Header.Version < 2 || sec.Type == pack.SectionObjectTable {
 			n += int64(sec.USize)
 		}
 	}
@@ -162,14 +168,14 @@ func verifySection(ctx context.Context, sec *bpx.Section) error {
 }
 
 // streamCost is what reading the section sec as a stream takes at most:
-// an xz section its dictionary (at most bpx.DefaultMaxXZDictionary) or,
+// an xz section its dictionary (at most maxXZDictionary) or,
 // decoded whole when small, its stored and decoded bytes; any other a
 // decoder's buffers.
 func streamCost(sec *bpx.Section) int64 {
 	if sec.Flags&bpx.FlagXZ == 0 {
 		return minPreviewCost
 	}
-	return min(2*int64(sec.USize), bpx.DefaultMaxXZDictionary) + minPreviewCost
+	return min(2*int64(sec.USize), maxXZDictionary) + minPreviewCost
 }
 
 // ctxReader reads r until ctx is done: a section can decompress to 4 GiB,

@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/gobpx/bpx"
@@ -11,102 +10,59 @@ import (
 )
 
 // The container view of a shader pack shows its layout and symbols, which
-// describe.ReadShader reads from the first SymbolTable, Strings and
-// ExtendedData sections only. What that takes at most, per byte of those
-// sections: a symbol of 12 bytes becomes two structs of about 100 bytes
-// (names are shared with the Strings section, read once); BPXSD objects
-// of the ExtendedData section take sdFactor. maxShaderSymbolsJSON bounds
-// the names shown in the answer: one long name may name every symbol.
+// describe.ReadShader reads from the first SymbolTable and Strings
+// sections only (shader.ReadSymbols with SkipExtendedData: neither the
+// shaders nor the extended data are read). What that takes at most, per
+// byte of those sections: a symbol of 12 bytes becomes two structs of
+// about 100 bytes (names are shared with the Strings section, read once).
+// maxShaderSymbolsJSON bounds the names shown in the answer: one long name
+// may name every symbol.
 const (
 	symbolTableFactor    = 24
 	maxShaderSymbolsJSON = 4 << 20
 )
 
-// shaderReadSections are the sections describe.ReadShader reads.
-var shaderReadSections = []uint8{shader.SectionSymbolTable, shader.SectionStrings, shader.SectionExtendedData}
-
-// shaderReadCost is what describing the shader pack rd takes at most.
+// shaderReadCost is what describing the shader pack rd takes at most,
+// its answer included: the symbols' JSON (maxShaderSymbolsJSON), in the
+// encoder's growing buffer, then the answer.
 func shaderReadCost(rd *bpx.Reader) int64 {
-	var n int64
-	for _, typ := range shaderReadSections {
-		sec := rd.FindSection(typ)
-		if sec == nil {
-			continue
-		}
-		switch typ {
-		case shader.SectionSymbolTable:
-			n += symbolTableFactor * int64(sec.USize)
-		case shader.SectionStrings:
-			n += int64(sec.USize)
-		case shader.SectionExtendedData:
-			n += sdFactor * int64(sec.USize)
-		}
+	n := int64(3 * maxShaderSymbolsJSON)
+	if sec := rd.FindSection(shader.SectionSymbolTable); sec != nil {
+		n += symbolTableFactor * int64(sec.USize)
 	}
-	// The fenced reader's section table (shaderReader).
-	return n + int64(len(rd.Sections))*64
+	if sec := rd.FindSection(shader.SectionStrings); sec != nil {
+		n += int64(sec.USize)
+	}
+	return n
 }
 
 // describeShader sets out.Shader for a shader pack t: its layout and
-// symbols, read under a grant of the preview budget; a pack whose
-// symbols would take more than MaxPreviewBytes gets its layout and why
-// the symbols are not shown. It never decodes a Shader section.
-func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) error {
+// symbols, read under a grant of the preview budget, which it returns for
+// the answer to be made and written under (nil when t is no shader pack,
+// or its symbols are not read); a pack whose symbols would take more than
+// MaxPreviewBytes gets its layout and why the symbols are not shown. It
+// never decodes a Shader section (shader.ReadSymbols reads none).
+func (s *Server) describeShader(r *http.Request, t *subject, out *containerAnswer) (*grant, error) {
 	if t.rd.Header.Type != bpx.TypeShader {
-		return nil
+		return nil, nil
 	}
 	cost := shaderReadCost(t.rd)
 	if cost > MaxPreviewBytes {
 		layout, _ := shader.Detect(t.rd)
 		out.Shader = &describe.Shader{Layout: layout.String(), Error: fmt.Sprintf(
 			"symbols not shown: reading them takes %d bytes, above the preview limit of %d", cost, MaxPreviewBytes)}
-		return nil
+		return nil, nil
 	}
 	g, err := s.acquire(r, t.name, cost)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer g.release()
-	rd, err := shaderReader(t)
-	if err != nil {
-		return err
-	}
-	info := describe.ReadShader(rd)
+	info := describe.ReadShader(t.rd)
 	if info != nil {
 		capSymbols(info)
 	}
 	out.Shader = info
-	return nil
-}
-
-// shaderReader is the container t again, over a reader that refuses the
-// stored bytes of its Shader sections: whatever describe.ReadShader does,
-// the container view never decompresses shaders (a few KB of xz can
-// decode to 4 GiB each).
-func shaderReader(t *subject) (*bpx.Reader, error) {
-	f := &fencedReader{r: t.ra}
-	for _, sec := range t.rd.SectionsOfType(shader.SectionShader) {
-		f.fences = append(f.fences, [2]int64{int64(sec.Pointer), int64(sec.Pointer) + int64(sec.StoredSize())})
-	}
-	return bpx.NewReader(f, t.size, bpx.WithMaxSectionSize(MaxPreviewBytes))
-}
-
-// fencedReader reads r except within its fences, [start, end) ranges.
-type fencedReader struct {
-	r      io.ReaderAt
-	fences [][2]int64
-}
-
-// errFenced is the error of a read within a fence.
-var errFenced = fmt.Errorf("a Shader section, which the container view does not read: %w", bpx.ErrTooLarge)
-
-func (f *fencedReader) ReadAt(p []byte, off int64) (int, error) {
-	end := off + int64(len(p))
-	for _, fe := range f.fences {
-		if off < fe[1] && fe[0] < end {
-			return 0, errFenced
-		}
-	}
-	return f.r.ReadAt(p, off)
+	return g, nil
 }
 
 // capSymbols keeps the symbols of info whose names fit in

@@ -94,27 +94,15 @@ func TestPreviewCostFactors(t *testing.T) {
 		}
 		return buf.Bytes()
 	}()
-	bigTable := func() []byte {
-		strs := &bpxstrings.Builder{}
-		tb, err := table.NewBuilder(strs, "t", []table.Column{{Name: "v", Type: table.Uint8, Len: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 1 << 20 {
-			if _, err := tb.Append(uint8(200)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var buf bytes.Buffer
-		w := bpx.NewWriter(&buf)
-		w.SetType('X')
-		w.WriteSection(bpx.SectionTypeTable, bpx.SectionOptions{}, tb.Bytes())
-		w.WriteSection(bpx.SectionTypeStrings, bpx.SectionOptions{}, strs.Bytes())
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}()
+	bigTable := tableBytes(t, []table.Column{{Name: "v", Type: table.Uint8, Len: 1}}, 1<<20, uint8(200))
+	// Rows of MaxRowSize bools: each makes 6 MiB of JSON.
+	var wideCols []table.Column
+	var wideRow []any
+	for i := range 16 {
+		wideCols = append(wideCols, table.Column{Name: fmt.Sprint("c", i), Type: table.Bool, Len: 65535})
+		wideRow = append(wideRow, make([]bool, 65535))
+	}
+	wideTable := tableBytes(t, wideCols, 4, wideRow...)
 	manyObjects := map[string]string{}
 	for i := range 20_000 {
 		manyObjects[fmt.Sprintf("d%d/o%d", i%100, i)] = ""
@@ -123,7 +111,7 @@ func TestPreviewCostFactors(t *testing.T) {
 	files := map[string][]byte{
 		"empty.sd": testbpx.WorstBPXSD(maxSD, false), "nulls.sd": testbpx.WorstBPXSD(maxSD, true),
 		"rgb.bpx": rgbTex, "model.bpx": unknownModel, "big.bo3d": bigBO3D,
-		"text.blk": blkTextBig, "fat.blk": blkFAT, "d.bpx": blkBPXBig, "table.bpx": bigTable, "inner.bpx": inner,
+		"text.blk": blkTextBig, "fat.blk": blkFAT, "d.bpx": blkBPXBig, "table.bpx": bigTable, "wide.bpx": wideTable, "inner.bpx": inner,
 	}
 	objs := map[string]string{}
 	for n, b := range files {
@@ -157,17 +145,12 @@ func TestPreviewCostFactors(t *testing.T) {
 			return sdFactor * blkAnswerFactor * int64(in("d.bpx").rd.FindSection(bpx.SectionTypeStructuredData).USize)
 		}()},
 		{"/api/table?path=table.bpx&limit=5000", func() int64 { sec, ss, _ := tableSections(in("table.bpx"), -1); return tableCost(sec, ss) }()},
+		{"/api/table?path=wide.bpx", func() int64 { sec, ss, _ := tableSections(in("wide.bpx"), -1); return tableCost(sec, ss) }()},
 		{"/api/container?path=inner.bpx", packageOpenCost(in("inner.bpx").rd)},
 	} {
-		var w *discardWriter
-		a := allocated(func() {
-			w = &discardWriter{h: http.Header{}}
-			req := httptest.NewRequest("GET", c.url, nil)
-			req.Host = "localhost"
-			s.ServeHTTP(w, req)
-		})
-		if w.code != 200 {
-			t.Errorf("%s: status %d", c.url, w.code)
+		code, a := serveAllocated(s, c.url)
+		if code != 200 {
+			t.Errorf("%s: status %d", c.url, code)
 			continue
 		}
 		t.Logf("%s: allocated %d bytes, %.2f of its share %d", c.url, a, float64(a)/float64(c.cost), c.cost)
@@ -175,4 +158,42 @@ func TestPreviewCostFactors(t *testing.T) {
 			t.Errorf("%s: allocated %d bytes, above its share of the budget (%d)", c.url, a, c.cost)
 		}
 	}
+}
+
+// serveAllocated serves url on s and returns the answer's status and the
+// bytes the request allocated.
+func serveAllocated(s *Server, url string) (int, uint64) {
+	var w *discardWriter
+	a := allocated(func() {
+		w = &discardWriter{h: http.Header{}}
+		req := httptest.NewRequest("GET", url, nil)
+		req.Host = "localhost"
+		s.ServeHTTP(w, req)
+	})
+	return w.code, a
+}
+
+// tableBytes is a container of a table of columns holding n copies of
+// row, and its strings section, stored.
+func tableBytes(t testing.TB, columns []table.Column, n int, row ...any) []byte {
+	t.Helper()
+	strs := &bpxstrings.Builder{}
+	tb, err := table.NewBuilder(strs, "t", columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if _, err := tb.Append(row...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	w.SetType('X')
+	w.WriteSection(bpx.SectionTypeTable, bpx.SectionOptions{}, tb.Bytes())
+	w.WriteSection(bpx.SectionTypeStrings, bpx.SectionOptions{}, strs.Bytes())
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

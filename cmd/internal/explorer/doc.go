@@ -103,35 +103,42 @@
 // entries' JSON: it ends early (one entry at least) and says where the
 // next starts. Names longer than MaxPathLength are no paths, and
 // /api/invalid shows 256 bytes of a name at most, so a page of long names
-// stays small. Listings are built (ordered, filtered) at most two at
-// once, each within 64 MiB (entries of about 32 bytes, plus the paths a
-// deep listing of a stack joins; the other listings share the packages'
-// names), else the answer is 413 and asks for a narrower q; a request
-// that goes away stops its build. The listing cache keeps at most 64 MiB
-// (and 64 listings) of recently used listings. A container inside the
-// tree (an object of a package) may have at most 65,536 sections, checked
-// before its section table is read (413 beyond).
+// stays small. Listings are built (ordered, filtered) at most two at once,
+// each within 64 MiB (entries of about 32 bytes, plus the paths a deep
+// listing of a stack joins; the other listings share the packages' names),
+// else the answer is 413 and asks for a narrower q; a request that goes
+// away stops its build. The listing cache keeps at most 64 MiB (and 64
+// listings) of recently used listings. A container inside the tree (an
+// object of a package) may have at most 65,536 sections, checked before
+// its section table is read (413 beyond). An xz section of any file may
+// declare a dictionary of at most 8 MiB, what package writers use: its
+// decoder allocates that much for every request reading the section, a
+// /raw of a small object included (413 beyond).
 //
 // Previews share one budget of MaxPreviewBytes (192 MiB): each holds,
 // while it decodes, what its decoding takes at most, waiting (first come,
-// first served) while others hold too much; a request that goes away
-// stops waiting, and stops decompressing. A preview that needs more than
-// the whole budget is refused (413). What each holds: a BPXSD object 128
-// bytes per byte (so at most MaxPreviewBytes/128, 1.5 MiB); a BO3D mesh 8
-// bytes per byte of the file, a model 8 per byte of its sections; a BLK
-// file 64 bytes per decoded byte if binary, 320 per byte if text, twice
-// over for its answer (text or JSON, cut at that size); a texture twice
-// its pixels and the layer's image and PNG; a table its sections twice
-// and two pages of at most 8 MiB of JSON; the container view of a
-// package inside the tree 8 bytes per byte of its object table and
-// names, of a shader pack 24 per byte of its symbol table, its names and
-// 128 per byte of its extended data (never its shaders: their sections
-// are not read); /api/verify and the hex view the decompressor's state
-// (an xz dictionary, up to 64 MiB) and the page, at most 1 MiB (a page
-// deep in a large compressed section decompresses up to the offset
-// asked). TestPreviewCostFactors checks these factors against what the
-// decoders allocate. A preview's answer is made under its share, which
-// then shrinks to the answer's size while it is written.
+// first served) while others hold too much; a request that goes away stops
+// waiting, and /api/verify and the hex view stop decompressing (the other
+// previews decode whole buffers, within their share, and answer nothing
+// once their request is gone). A preview that needs more than the whole
+// budget is refused (413). What each holds: a BPXSD object 128 bytes per
+// byte (so at most MaxPreviewBytes/128, 1.5 MiB); a BO3D mesh 8 bytes per
+// byte of the file, a model 8 per byte of its sections; a BLK file 64
+// bytes per decoded byte if binary, 320 per byte if text, twice over for
+// its answer (text or JSON; one that could be larger, as a name used by
+// many entries makes it, is refused before it is written); a texture twice
+// its pixels and the layer's image and PNG; a table its sections twice and
+// four times its page of at most 8 MiB of JSON; the container view of a
+// package inside the tree 8 bytes per byte of its object table (its names
+// are not read), of a shader pack 24 per byte of its symbol table and its
+// names, and 12 MiB for the symbols of its answer (never its shaders nor
+// its extended data: their sections are not read); /api/verify and the hex
+// view the decompressor's state (an xz dictionary, up to 64 MiB) and the
+// page, at most 1 MiB (a page deep in a large compressed section
+// decompresses up to the offset asked). TestPreviewCostFactors checks
+// these factors against what the decoders allocate. A preview's answer is
+// made under its share, which then shrinks to the answer's size while it
+// is written.
 //
 // Every answer is written under a write deadline of 30 s that moves on
 // with every 256 KiB written: a download that progresses never dies, a

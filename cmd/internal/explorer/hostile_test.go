@@ -3,38 +3,24 @@ package explorer
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/types/pack"
 	"github.com/gobpx/bpx/types/shader"
 	"github.com/gobpx/bpx/types/texture"
 )
-
-// shaderBomb is an SDK 4 shader pack of a few bytes whose shaders
-// decompress to n zero bytes each (xz).
-func shaderBomb(t testing.TB, shaders, n int) []byte {
-	t.Helper()
-	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
-		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister}}}
-	zeros := make([]byte, n)
-	for range shaders {
-		p.Shaders = append(p.Shaders, shader.Shader{Data: zeros})
-	}
-	var b bytes.Buffer
-	if err := shader.EncodePack(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // allocated returns the bytes f allocates (TotalAlloc).
 func allocated(f func()) uint64 {
@@ -53,7 +39,7 @@ func allocated(f func()) uint64 {
 // nothing.
 func TestContainerShaderBomb(t *testing.T) {
 	const n = 32 << 20
-	bomb := shaderBomb(t, 4, n)
+	bomb := testbpx.ShaderBomb(t, 4, n)
 	s := newServer(t, []File{file("game.bpx", packBytes(t, map[string]string{"shader.bpx": string(bomb)}, nil)), file("shader.bpx", bomb)})
 	for _, u := range []string{"/api/container?path=game.bpx/shader.bpx", "/api/container?file=1"} {
 		var c containerAnswer
@@ -74,7 +60,7 @@ func TestContainerShaderBomb(t *testing.T) {
 // TestContainerShaderSymbolsLimit: a SymbolTable whose header claims more
 // than the budget can read is not read; the layout is still shown.
 func TestContainerShaderSymbolsLimit(t *testing.T) {
-	b := shaderBomb(t, 1, 16)
+	b := testbpx.ShaderBomb(t, 1, 16)
 	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +71,128 @@ func TestContainerShaderSymbolsLimit(t *testing.T) {
 	getJSON(t, s, "/api/container?file=0", 200, &c)
 	if c.Shader == nil || c.Shader.Symbols != nil || !bytes.Contains([]byte(c.Shader.Error), []byte("preview limit")) {
 		t.Errorf("shader %+v", c.Shader)
+	}
+}
+
+// TestContainerShaderExtendedDataNotCounted: the container view reads a
+// shader pack's symbols without its extended data
+// (shader.SkipExtendedData), so a large ExtendedData section does not
+// keep the symbols from being shown.
+func TestContainerShaderExtendedDataNotCounted(t *testing.T) {
+	ext := sd.NewObject()
+	ext.Set("blob", sd.String(string(bytes.Repeat([]byte("x"), 64))))
+	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A'),
+		Symbols: []shader.Symbol{{Name: "worldViewProj", Register: shader.NoRegister, Flags: shader.FlagExtendedData, Extended: ext}},
+		Shaders: []shader.Shader{{Data: []byte("code")}}}
+	var b bytes.Buffer
+	if err := shader.EncodePack(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := bpx.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := rd.FindSection(shader.SectionExtendedData)
+	if ed == nil {
+		t.Fatal("no ExtendedData section")
+	}
+	// An ExtendedData section that claims what the budget could not
+	// decode: it is never decoded, so it costs nothing.
+	f := claimUSize(t, b.Bytes(), map[int]uint32{ed.Index: MaxPreviewBytes/sdFactor + 1})
+	s := newServer(t, []File{file("s.bpx", f)})
+	var c containerAnswer
+	getJSON(t, s, "/api/container?file=0", 200, &c)
+	if c.Shader == nil || len(c.Shader.Symbols) != 1 || c.Shader.Error != "" {
+		t.Errorf("shader %+v, want its one symbol", c.Shader)
+	}
+}
+
+// heldWriter is a discardWriter that records what the preview budget
+// holds while the answer is written.
+type heldWriter struct {
+	discardWriter
+	s    *Server
+	held int64
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.held = max(h.held, h.s.budget.held())
+	return h.discardWriter.Write(p)
+}
+
+// TestContainerShaderAnswerUnderBudget: the container view of a shader
+// pack of many symbols answers megabytes of names, read from a Strings
+// section of megabytes more: like every preview, the answer is made under
+// the share of the budget, which keeps the answer's bytes while it is
+// written (it was written after the share was given back, so any number
+// of clients could hold those megabytes at once).
+func TestContainerShaderAnswerUnderBudget(t *testing.T) {
+	p := &shader.Pack{Target: shader.TargetDX11, Type: shader.PackType('A')}
+	for i := range 20_000 {
+		p.Symbols = append(p.Symbols, shader.Symbol{Name: fmt.Sprintf("%05d%s", i, strings.Repeat("n", 200)), Register: shader.NoRegister})
+	}
+	var b bytes.Buffer
+	if err := shader.EncodePack(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("s.bpx", b.Bytes())})
+	w := &heldWriter{discardWriter: discardWriter{h: http.Header{}}, s: s}
+	req := httptest.NewRequest("GET", "/api/container?file=0", nil)
+	req.Host = "localhost"
+	s.ServeHTTP(w, req)
+	if w.code != 200 || w.n < 512<<10 {
+		t.Fatalf("status %d, %d bytes", w.code, w.n)
+	}
+	if w.held < int64(w.n) {
+		t.Errorf("%d bytes answered while the budget held %d: the answer is not under its share", w.n, w.held)
+	}
+	if n := s.budget.held(); n != 0 {
+		t.Errorf("%d bytes of the budget held after the answer", n)
+	}
+}
+
+// TestXZDictionaryBound: the xz decoder allocates the dictionary a
+// section declares, for every request that reads from the section and
+// outside the preview budget: a 13 KB package whose data section declares
+// 64 MiB made a /raw of a five-byte object allocate 128 MiB. The server
+// refuses dictionaries above maxXZDictionary (413).
+func TestXZDictionaryBound(t *testing.T) {
+	pk := packBytes(t, map[string]string{"big.bin": strings.Repeat("\x00", 80<<20), "a.txt": "hello"}, nil,
+		pack.WithCompression(bpx.CompressNone), pack.WithSectionSize(128<<20))
+	rd, err := bpx.NewReader(bytes.NewReader(pk), int64(len(pk)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := bpx.NewWriter(&out)
+	w.SetType(rd.Header.Type)
+	w.SetTypeExt(rd.Header.TypeExt)
+	for _, sec := range rd.Sections {
+		data, err := sec.Data()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o bpx.SectionOptions
+		if sec.Type == pack.SectionData {
+			o = bpx.SectionOptions{Compression: bpx.CompressXZ, XZDictSize: 64 << 20}
+		}
+		if err := w.WriteSection(sec.Type, o, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("game.bpx", out.Bytes())})
+	for _, u := range []string{"/raw/a.txt", "/api/preview?path=big.bin"} {
+		code, a := serveAllocated(s, u)
+		t.Logf("%s: status %d, allocated %d bytes", u, code, a)
+		if a > 16<<20 {
+			t.Errorf("%s: allocated %d bytes for a dictionary of 64 MiB", u, a)
+		}
+	}
+	if code, _ := serveAllocated(s, "/raw/a.txt"); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("/raw/a.txt: status %d, want 413", code)
 	}
 }
 

@@ -46,6 +46,15 @@ func (in *input) invalid() *invalidSet {
 	return &in.bad
 }
 
+// maxXZDictionary is the largest xz dictionary a section read by the
+// server may declare (bpx.WithMaxXZDictionary): the decoder allocates the
+// declared dictionary whatever the section holds, for every request that
+// reads from the section (a /raw of a five-byte object included), and
+// outside the preview budget. 8 MiB is what package writers declare at
+// most (pack.Writer; the reference's 256 KiB); a section declaring more
+// fails with bpx.ErrTooLarge (413).
+const maxXZDictionary = 8 << 20
+
 // openInputs opens each file as a container and, when it is one, as a
 // package. Failures are kept in the input, for the page to show.
 func openInputs(files []File) []*input {
@@ -54,7 +63,7 @@ func openInputs(files []File) []*input {
 	for i, f := range files {
 		in := &input{id: i, name: f.Name, r: f.R, size: f.Size}
 		in.label = uniqueLabel(fileLabel(f.Name, i), used)
-		in.rd, in.err = bpx.NewReader(f.R, f.Size)
+		in.rd, in.err = bpx.NewReader(f.R, f.Size, bpx.WithMaxXZDictionary(maxXZDictionary))
 		if in.err == nil && in.rd.Header.Type == bpx.TypePackage {
 			in.pkg, in.err = pack.New(in.rd, pack.IgnoreTypeExt(), pack.WithMaxPathLength(MaxPathLength))
 		}

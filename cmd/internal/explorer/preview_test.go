@@ -502,9 +502,10 @@ func TestFileTargets(t *testing.T) {
 	previewJSON(t, s, "/api/preview?file=x", 404)
 }
 
-// TestPreviewTokens: a decode waits for a preview token, and a request
-// that goes away while waiting returns without decoding.
-func TestPreviewTokens(t *testing.T) {
+// TestPreviewBudgetWait: a decode waits for its share of the preview
+// budget, and a request that goes away while waiting returns without
+// decoding.
+func TestPreviewBudgetWait(t *testing.T) {
 	s := gameServer(t)
 	holdBudget(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -512,13 +513,13 @@ func TestPreviewTokens(t *testing.T) {
 	req := httptest.NewRequest("GET", "/api/texture.png?path=textures/rgba.bpx", nil).WithContext(ctx)
 	req.Host = "127.0.0.1"
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req) // returns although every token is taken
+	s.ServeHTTP(rec, req) // returns although the whole budget is held
 	if rec.Body.Len() != 0 {
 		t.Errorf("gone request answered %q", rec.Body)
 	}
 	s.budget.release(MaxPreviewBytes)
 	if rec := get(t, s, "/api/texture.png?path=textures/rgba.bpx"); rec.Code != 200 {
-		t.Errorf("status %d after the tokens came back", rec.Code)
+		t.Errorf("status %d after the budget came back", rec.Code)
 	}
 	if n := s.budget.held(); n != 0 {
 		t.Errorf("%d bytes of the budget still held", n)

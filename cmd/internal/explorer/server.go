@@ -136,6 +136,8 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, badRequestf("path %q is not canonical", p))
 		return
 	}
+	r, release := withGrants(r)
+	defer release()
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -89,7 +89,8 @@ func (s *Server) subject(r *http.Request) (*subject, error) {
 		return nil, err
 	}
 	sub := &subject{name: p, path: p, query: query, ra: ra, size: size, close: f.Close}
-	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes), bpx.WithMaxSections(maxNestedSections))
+	sub.rd, sub.rdErr = bpx.NewReader(ra, size, bpx.WithMaxSectionSize(MaxPreviewBytes), bpx.WithMaxSections(maxNestedSections),
+		bpx.WithMaxXZDictionary(maxXZDictionary))
 	return sub, nil
 }
 

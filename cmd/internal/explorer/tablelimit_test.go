@@ -57,7 +57,7 @@ func TestTableLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each half of the limit and a bit: within it alone, above it together.
-	half := uint32((MaxPreviewBytes-2*maxTablePage)/tableFactor/2 + 1)
+	half := uint32((MaxPreviewBytes-tablePageFactor*maxTablePage)/tableFactor/2 + 1)
 	s := newServer(t, []File{file("t.bpx", claimUSize(t, buf.Bytes(), map[int]uint32{0: half, 1: half}))})
 	wantError(t, s, "/api/table?file=0", 413, "limit")
 	// Alone, each is read (and found short: 422).

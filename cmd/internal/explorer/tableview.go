@@ -12,13 +12,18 @@ import (
 )
 
 // maxTablePage bounds the JSON of the rows of one /api/table page: a page
-// stops early, with fewer rows than its limit, when its rows reach it.
+// stops early, with fewer rows than its limit, before the row that would
+// pass it (a row of MaxRowSize bytes makes at most 6.5 MiB of JSON).
 const maxTablePage = 8 << 20
 
-// tableFactor is what a table preview takes per byte of its table and
-// strings sections at most, besides its page: the page's cells and their
-// JSON, twice maxTablePage (TestPreviewCostFactors measures them).
-const tableFactor = 2
+// What a table preview takes at most: tableFactor per byte of its table
+// and strings sections, and tablePageFactor times maxTablePage for its
+// page: its cells, the JSON encoder's growing buffer and the answer
+// (TestPreviewCostFactors and TestTableWideRowBounded measure them).
+const (
+	tableFactor     = 2
+	tablePageFactor = 4
+)
 
 // tableColumn is a column in /api/table.
 type tableColumn struct {
@@ -83,19 +88,30 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	for i, c := range tb.Columns {
 		page.Columns[i] = tableColumn{c.Name, c.Type.String(), int(c.Len)}
 	}
+	rowCap := 0 // the cells' buffers of a row, and their commas
+	for _, c := range tb.Columns {
+		rowCap += cellJSONCap(c) + 1
+	}
 	n, size := 0, 0
 	for _, row := range tb.Rows() {
 		if n++; n <= offset {
 			continue
 		}
-		if len(page.Rows) == limit || size > maxTablePage {
+		if len(page.Rows) == limit {
+			break
+		}
+		// A row's JSON is up to 6 times its bytes (a bool is "false,"),
+		// each cell made in one buffer of that size: the page ends before
+		// the row whose buffers would pass maxTablePage, and holds one row
+		// at least.
+		if len(page.Rows) > 0 && size+rowCap > maxTablePage {
 			break
 		}
 		cells := make([]json.RawMessage, len(tb.Columns))
-		for i := range cells {
-			cells[i] = row.AppendCellJSON(nil, i)
-			size += len(cells[i]) + 1
+		for i, c := range tb.Columns {
+			cells[i] = row.AppendCellJSON(make([]byte, 0, cellJSONCap(c)), i)
 		}
+		size += rowCap
 		page.Rows = append(page.Rows, cells)
 	}
 	sendJSON(w, r, g, page)
@@ -108,8 +124,14 @@ func tableCost(sec, ss *bpx.Section) int64 {
 	if ss != nil {
 		n += int64(ss.USize)
 	}
-	return tableFactor*n + 2*maxTablePage
+	return tableFactor*n + tablePageFactor*maxTablePage
 }
+
+// cellJSONCap bounds the JSON of a cell of column c: 6 bytes per byte of
+// the cell at most (a bool is "false,", an escaped varchar byte
+// "\u00XX", a float32 "-3.4028235e+38," of 4 bytes), and brackets or
+// "null".
+func cellJSONCap(c table.Column) int { return 6*c.Size() + 8 }
 
 // queryInt parses a non-negative query parameter, def when it is empty.
 func queryInt(v string, def int, name string) (int, error) {

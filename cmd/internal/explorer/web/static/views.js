@@ -159,9 +159,11 @@ export function tableView(url, signal) {
   const info = el('p', { class: 'meta' });
   const wrap = el('div', { class: 'tablewrap' });
   const prev = button('previous', () => load(off - ROWS));
-  const next = button('next', () => load(off + ROWS));
+  // A page may end before ROWS rows (the server bounds its bytes): the
+  // next starts after the rows shown.
+  const next = button('next', () => load(off + shown));
   const box = el('div', {}, info, el('div', { class: 'pager' }, prev, next), wrap);
-  let off = 0;
+  let off = 0, shown = 0;
   async function load(o) {
     off = Math.max(0, o);
     try {
@@ -173,6 +175,7 @@ export function tableView(url, signal) {
         ...row.map((c) => el('td', { text: typeof c === 'object' ? JSON.stringify(c) : String(c) })))));
       head.prepend(el('th', { text: '#' }));
       clear(wrap).append(el('table', {}, el('thead', {}, head), body));
+      shown = t.rows.length;
       info.textContent = `${t.name || 'table'}: rows ${num(off)}–${num(off + t.rows.length)} of ${num(t.total)}`;
       prev.disabled = off === 0;
       next.disabled = off + t.rows.length >= t.total;
