@@ -528,7 +528,10 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("BLK text %s, want the title and hud's scale", blkShown)
 	}
 	do("BLK as JSON", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('.preview .switch button')].find((b) => b.textContent === 'JSON').click()`))
-	blkJSON := waitJS(t, ctx, "the BLK JSON", `(document.querySelector('.preview .json') || {}).textContent || null`, nil)
+	// The tree opens its nodes on their toggle event, after it is shown:
+	// wait for the content, not for the first text.
+	blkJSON := waitJS(t, ctx, "the BLK JSON", `(() => { const j = document.querySelector('.preview .json');
+		return j && j.textContent.includes('hud') && j.textContent; })()`, nil)
 	if !strings.Contains(string(blkJSON), `demo`) || !strings.Contains(string(blkJSON), `hud`) {
 		t.Errorf("BLK JSON %s, want the title and hud", blkJSON)
 	}
@@ -573,7 +576,8 @@ func TestBrowser(t *testing.T) {
 	click(`#files a`)
 	waitJS(t, ctx, "the package's sections", `document.querySelectorAll('table.sections tbody tr').length > 0`, nil)
 	do("open the metadata", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('table.sections button')].find((b) => b.textContent === 'sd').click()`))
-	meta := waitJS(t, ctx, "the metadata", `(document.querySelector('.section-view .json') || {}).textContent || null`, nil)
+	meta := waitJS(t, ctx, "the metadata", `(() => { const j = document.querySelector('.section-view .json');
+		return j && j.textContent.includes('"browser test"') && j.textContent; })()`, nil)
 	if !strings.Contains(string(meta), `\"browser test\"`) {
 		t.Errorf("metadata view %s, want the title", meta)
 	}
