@@ -167,11 +167,15 @@ func verifySection(ctx context.Context, sec *bpx.Section) error {
 	return err
 }
 
-// streamCost is what reading the section sec as a stream takes at most:
+// streamCost is what reading the section sec as a stream takes at most
+// (for a nil sec, the most it takes for any section):
 // an xz section its dictionary (at most maxXZDictionary) or,
 // decoded whole when small, its stored and decoded bytes; any other a
 // decoder's buffers.
 func streamCost(sec *bpx.Section) int64 {
+	if sec == nil {
+		return maxXZDictionary + minPreviewCost
+	}
 	if sec.Flags&bpx.FlagXZ == 0 {
 		return minPreviewCost
 	}

@@ -126,14 +126,17 @@
 // byte of the file, a model 8 per byte of its sections; a BLK file 64
 // bytes per decoded byte if binary, 320 per byte if text, twice over for
 // its answer (text or JSON; one that could be larger, as a name used by
-// many entries makes it, is refused before it is written); a texture twice
-// its pixels and the layer's image and PNG; a table its sections twice and
+// many entries makes it, is refused before it is written); a texture its
+// pixels once, the layer's image where it is no view of them (RGB,
+// float), its PNG and its section's decompressor (a 4096x4096 RGBA
+// texture at most 137 MiB; the package's section cache, bounded on its
+// own, is not counted); a table its sections twice and
 // four times its page of at most 8 MiB of JSON; the container view of a
 // package inside the tree 8 bytes per byte of its object table (its names
 // are not read), of a shader pack 24 per byte of its symbol table and its
 // names, and 12 MiB for the symbols of its answer (never its shaders nor
 // its extended data: their sections are not read); /api/verify and the hex
-// view the decompressor's state (an xz dictionary, up to 64 MiB) and the
+// view the decompressor's state (an xz dictionary, at most 8 MiB) and the
 // page, at most 1 MiB (a page deep in a large compressed section
 // decompresses up to the offset asked). TestPreviewCostFactors checks
 // these factors against what the decoders allocate. A preview's answer is

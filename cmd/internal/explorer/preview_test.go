@@ -577,3 +577,39 @@ func TestMeshSceneTransform(t *testing.T) {
 		}
 	}
 }
+
+// TestTexture4K: a 4096x4096 RGBA texture, common in games, previews
+// within the budget: its pixels are read into one buffer of their size
+// and its image is a view of them (before, the preview claimed twice the
+// pixels and a copy, above MaxPreviewBytes, and answered 413).
+func TestTexture4K(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 64 MiB texture")
+	}
+	const side = 4096
+	img := image.NewNRGBA(image.Rect(0, 0, side, side))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i % 251)
+	}
+	tex, err := texture.FromImage(img, texture.FormatRGBA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("big.bpx", encodeTexture(t, tex, bpx.SectionOptions{Compression: bpx.CompressZlib}))})
+	rec := get(t, s, "/api/texture.png?file=0")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	got, err := png.Decode(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := got.Bounds(); b.Dx() != side || b.Dy() != side {
+		t.Fatalf("PNG of %v", b)
+	}
+	for _, p := range []image.Point{{0, 0}, {side - 1, side - 1}, {1234, 3210}} {
+		if c := color.NRGBAModel.Convert(got.At(p.X, p.Y)); c != img.NRGBAAt(p.X, p.Y) {
+			t.Errorf("pixel %v differs", p)
+		}
+	}
+}

@@ -28,7 +28,9 @@ func textureExt(sub *subject) (texture.TypeExt, error) {
 	if err != nil {
 		return ext, fmt.Errorf("%s: %w", sub.name, err)
 	}
-	if err := checkPreviewSize(sub.name+": pixels, a layer's image and PNG", textureCost(ext)); err != nil {
+	// The limit first, with the most a section's decompressor takes: a
+	// TypeExt beyond it is refused as too large whatever the sections.
+	if err := checkPreviewSize(sub.name+": pixels, a layer's image and PNG", textureCost(ext, nil)); err != nil {
 		return ext, err
 	}
 	secs := sub.rd.SectionsOfType(texture.SectionPixelArray)
@@ -44,15 +46,38 @@ func textureExt(sub *subject) (texture.TypeExt, error) {
 	return ext, storedInside(sub, secs[0])
 }
 
-// textureCost is what the preview of a layer of a texture of ext takes
-// at most: every layer's pixels (texture.Read reads them all; their
-// decompression takes as much again), the layer's image (RGB becomes
-// RGBA: 4/3 of the layer) and its PNG (the image's rows, barely
+// pixelArray is the PixelArray section of a texture textureExt accepted.
+func pixelArray(sub *subject) *bpx.Section {
+	return sub.rd.SectionsOfType(texture.SectionPixelArray)[0]
+}
+
+// textureCost is what the preview of a layer of a texture of ext, whose
+// pixels are section sec, takes at most: the decompressor's state
+// (streamCost; the most any section's takes if sec is nil), every layer's pixels (read into a buffer of their exact
+// size, see texturePNG), the layer's image where it is not a view of the pixels
+// (RGB becomes NRGBA, float a Gray32F), the PNG (the image's rows, barely
 // compressed at worst, in a buffer of that size), and the encoder's
-// state.
-func textureCost(ext texture.TypeExt) int64 {
-	img := ext.LayerSize() * 4 / 3
-	return 2*ext.PixelArraySize() + img + pngSize(img) + 2*minPreviewCost
+// state. A 4096x4096 RGBA texture costs at most 137 MiB.
+func textureCost(ext texture.TypeExt, sec *bpx.Section) int64 {
+	img, rows := textureImageSizes(ext)
+	return streamCost(sec) + ext.PixelArraySize() + img + pngSize(rows) + 2*minPreviewCost
+}
+
+// textureImageSizes returns the bytes of the image a layer of ext
+// becomes besides its pixels (0 where the image is a view of them) and
+// the bytes of the rows of its PNG.
+func textureImageSizes(ext texture.TypeExt) (img, rows int64) {
+	px := int64(ext.Width()) * int64(ext.Height())
+	switch ext.Format {
+	case texture.FormatRGBA:
+		return 0, 4 * px
+	case texture.FormatGreyScale:
+		return 0, px
+	case texture.FormatRGB:
+		return 4 * px, 4 * px // NRGBA; its PNG is RGB when opaque
+	default: // float: a Gray32F image, a 16-bit grey PNG
+		return 4 * px, 2 * px
+	}
 }
 
 // pngSize is the room the PNG of an image of img bytes is encoded into:
@@ -124,7 +149,7 @@ func (s *Server) handleTexturePNG(w http.ResponseWriter, r *http.Request) {
 		fail(w, &fs.PathError{Op: "layer", Path: sub.name, Err: fmt.Errorf("no layer %d: the texture has %d: %w", layer, ext.Layers(), fs.ErrNotExist)})
 		return
 	}
-	g, err := s.acquire(r, sub.name, textureCost(ext))
+	g, err := s.acquire(r, sub.name, textureCost(ext, pixelArray(sub)))
 	if err != nil {
 		failRequest(w, r, err)
 		return
@@ -140,16 +165,27 @@ func (s *Server) handleTexturePNG(w http.ResponseWriter, r *http.Request) {
 
 // texturePNG encodes layer of the texture sub (of TypeExt ext) as PNG.
 func texturePNG(sub *subject, ext texture.TypeExt, layer int) ([]byte, error) {
-	tex, err := texture.Read(sub.rd)
+	// texture.Read would read the pixels into a buffer that grows as they
+	// are decompressed (taking as much again at the end); the preview's
+	// share pays for exactly one buffer of their size. textureExt checked
+	// that the one PixelArray section holds that size.
+	sec := pixelArray(sub)
+	pix, err := sec.AppendData(make([]byte, 0, ext.PixelArraySize()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
+	if int64(len(pix)) != ext.PixelArraySize() {
+		return nil, fmt.Errorf("%s: section %d: PixelArray decoded to %d bytes, %v needs %d: %w",
+			sub.name, sec.Index, len(pix), ext, ext.PixelArraySize(), bpx.ErrFormat)
+	}
+	tex := &texture.Texture{TypeExt: ext, Pix: pix}
 	img, err := tex.Image(layer)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
+	_, rows := textureImageSizes(ext)
 	var buf bytes.Buffer
-	buf.Grow(int(pngSize(ext.LayerSize() * 4 / 3)))
+	buf.Grow(int(pngSize(rows)))
 	if err := pngEncoder.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("%s: layer %d: %w", sub.name, layer, err)
 	}
