@@ -297,7 +297,7 @@ port on this machine only.
 The files are hostile input: previews share a budget of 192 MiB of
 decoded data (one larger than that is refused), a client that stops
 reading an answer for 30 s is dropped, and the server sets a soft memory
-limit of 448 MiB (GOMEMLIMIT overrides it).`,
+limit of 384 MiB (GOMEMLIMIT overrides it).`,
 	Examples: []example{
 		{"Explore a package and open the page.", "bpx serve --open game.bpx"},
 		{"Explore a base package with a mod over it, on port 8080.", "bpx serve --addr 127.0.0.1:8080 -L mod.bpx game.bpx"},

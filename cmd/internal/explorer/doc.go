@@ -147,7 +147,7 @@
 // with every 256 KiB written: a download that progresses never dies, a
 // client that stops reading is dropped after 30 s, and with it what its
 // answer holds of the budget. "bpx serve" sets a soft memory limit
-// (448 MiB) so that the server stays under 512 MiB however many clients
+// (384 MiB) so that the server stays under 512 MiB however many clients
 // ask.
 //
 // The page loads nothing from outside the binary: every response carries a
