@@ -294,7 +294,9 @@ With -L, the page shows the mods layered over PACKAGE. The URL printed is
 served until interrupted; --addr 127.0.0.1:0 (the default) takes a free
 port on this machine only.
 
-The files are hostile input: previews share a budget of 192 MiB of
+The files are hostile input: listings and section tables come in pages
+of at most 1 MiB, names longer than 4096 bytes are listed apart with the
+names that are no paths, previews share a budget of 192 MiB of
 decoded data (one larger than that is refused), a client that stops
 reading an answer for 30 s is dropped, and the server sets a soft memory
 limit of 384 MiB (GOMEMLIMIT overrides it).`,
