@@ -134,7 +134,7 @@ new objects go into new sections. PACKAGE is replaced atomically (or -o
 writes OUT), so a failed edit leaves it as it was.`,
 	Memory: boundedMemory,
 	Examples: []example{
-		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx assets/textures"},
+		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx textures"},
 	},
 	Setup: setupAdd,
 }, {
