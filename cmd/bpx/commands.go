@@ -97,9 +97,13 @@ xargs -0; --json keeps names exact too.`,
 	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
-relative to DIR. The package is written to a temporary file renamed into
-place, so a failed pack leaves nothing behind. --arch, --platform and
---generator fill the package's TypeExt; --meta stores metadata.`,
+relative to DIR, as they are when the command starts. The package is
+written to a temporary file renamed into place, so a failed pack leaves
+nothing behind. OUT may lie in DIR: neither its temporary file nor an OUT
+already there is packed (a note names the latter). Without -o the package
+is named after the directory DIR, in the current directory (bpx pack . in
+~/game writes game.bpx); the root directory needs -o. --arch, --platform
+and --generator fill the package's TypeExt; --meta stores metadata.`,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
@@ -131,10 +135,12 @@ the stack shows is extracted (what a game loading them would see).`,
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
 the same name is replaced. Untouched data sections are copied as they are;
 new objects go into new sections. PACKAGE is replaced atomically (or -o
-writes OUT), so a failed edit leaves it as it was.`,
+writes OUT), so a failed edit leaves it as it was. The files are listed
+when the command starts; PACKAGE, OUT and the temporary file are never added,
+even when a PATH holds them (a note names the first two).`,
 	Memory: boundedMemory,
 	Examples: []example{
-		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx assets/textures"},
+		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx textures"},
 	},
 	Setup: setupAdd,
 }, {

@@ -71,7 +71,6 @@ func (f *addFlags) run(e *env, pos []string) int {
 	if len(pos) < 2 {
 		return e.usageError("want PACKAGE PATH...")
 	}
-	root := os.DirFS(f.dir)
 	var names []string
 	for _, p := range pos[1:] {
 		name := filepath.ToSlash(filepath.Clean(p))
@@ -80,7 +79,17 @@ func (f *addFlags) run(e *env, pos []string) int {
 		}
 		names = append(names, name)
 	}
-	return f.edit(e, pos[0], func(ed *pack.Editor) error { return ed.AddFS(root, names...) })
+	// Listed before the edit creates its temporary file, without the
+	// package and OUT.
+	root, err := snapshotTree(os.DirFS(f.dir), names, pos[0], f.out)
+	if err != nil {
+		return e.fail(err)
+	}
+	code := f.edit(e, pos[0], func(ed *pack.Editor) error { return ed.AddFS(root, names...) })
+	if code == exitOK {
+		root.noteSkipped(e, "added")
+	}
+	return code
 }
 
 // rmFlags are the flags of "bpx rm".

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +34,7 @@ type packFlags struct {
 
 func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	var f packFlags
-	fs.StringVar(&f.out, "o", "", "write the package to `OUT`, replaced atomically (default: DIR's base name + .bpx)")
+	fs.StringVar(&f.out, "o", "", "write the package to `OUT`, replaced atomically (default: the name of the directory DIR + .bpx, in the current directory)")
 	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
@@ -53,7 +52,13 @@ func (f *packFlags) run(e *env, pos []string) int {
 	}
 	out := f.out
 	if out == "" {
-		out = filepath.Base(filepath.Clean(pos[0])) + ".bpx"
+		var err error
+		if out, err = defaultOut(pos[0]); err != nil {
+			return e.fail(err)
+		}
+		if out == "" {
+			return e.usageError("%s has no name to name the package after: give -o OUT", pos[0])
+		}
 	}
 	opts := []pack.WriterOption{pack.WithLevel(f.level), pack.WithMetadataNames()}
 	if f.secSize != 0 {
@@ -93,12 +98,12 @@ func (f *packFlags) run(e *env, pos []string) int {
 	} else if !fi.IsDir() {
 		return e.fail(fmt.Errorf("%s is not a directory", dir))
 	}
-	fsys := os.DirFS(dir)
-	total, err := treeSize(fsys)
+	// Listed before SaveFile creates the temporary file, without OUT.
+	fsys, err := snapshotTree(os.DirFS(dir), []string{"."}, out)
 	if err != nil {
 		return e.fail(err)
 	}
-	bar := newProgress(e, f.quiet, total, "packing")
+	bar := newProgress(e, f.quiet, fsys.size, "packing")
 	err = bpx.SaveFile(out, func(w io.Writer) error {
 		pw := pack.NewWriter(w, append(opts, pack.WithAddProgress(func(_ string, n int64) { bar.Add(n) }))...)
 		pw.SetTypeExt(ext)
@@ -118,7 +123,23 @@ func (f *packFlags) run(e *env, pos []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	fsys.noteSkipped(e, "packed")
 	return exitOK
+}
+
+// defaultOut names the package of dir when -o is not given: the base name
+// of dir's absolute path with .bpx, in the current directory, so that "."
+// and ".." are named after the directories they stand for (not "..bpx").
+// It is "" for a root directory, which has no name.
+func defaultOut(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if abs == filepath.VolumeName(abs)+string(filepath.Separator) {
+		return "", nil
+	}
+	return filepath.Base(abs) + ".bpx", nil
 }
 
 // lookupCode finds the code (0 to 4) whose name is name, ignoring case.
@@ -146,20 +167,4 @@ func readMetadata(name string) (*sd.Object, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return o, nil
-}
-
-// treeSize sums the sizes of the regular files under fsys.
-func treeSize(fsys fs.FS) (int64, error) {
-	var total int64
-	err := fs.WalkDir(fsys, ".", func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		fi, err := d.Info()
-		if err == nil {
-			total += fi.Size()
-		}
-		return err
-	})
-	return total, err
 }
