@@ -19,7 +19,10 @@ import (
 // is left untouched and the temporary file is removed (after a crash a
 // ".NAME.tmp-*" file may remain).
 //
-// The new file gets the permission bits of the file it replaces, or 0644.
+// The new file gets the permission bits of the file it replaces, or 0644,
+// and on Unix its owner and group as far as the process may change them:
+// root keeps both; another user keeps the group if they are a member of
+// it, and otherwise the new file is theirs (the save does not fail for it).
 // A symbolic link at name is replaced by the file, not followed. Where
 // renaming over an open file is not allowed (Windows), close readers of
 // name first.
@@ -29,8 +32,11 @@ func SaveFile(name string, write func(io.Writer) error) (err error) {
 		dir = "."
 	}
 	perm := fs.FileMode(0o644)
-	if fi, serr := os.Lstat(name); serr == nil && fi.Mode().IsRegular() {
-		perm = fi.Mode().Perm()
+	old, serr := os.Lstat(name)
+	if serr == nil && old.Mode().IsRegular() {
+		perm = old.Mode().Perm()
+	} else {
+		old = nil
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
@@ -50,6 +56,9 @@ func SaveFile(name string, write func(io.Writer) error) (err error) {
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if old != nil {
+		keepOwner(f, old)
 	}
 	if err := f.Chmod(perm); err != nil && runtime.GOOS != "windows" {
 		return fmt.Errorf("bpx: save %s: %w", name, err)

@@ -133,7 +133,8 @@ the stack shows is extracted (what a game loading them would see).`,
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
-the same name is replaced. Untouched data sections are copied as they are;
+the same name is replaced. Untouched data sections are copied as they are,
+and so are sections of other types (all edits keep them);
 new objects go into new sections. PACKAGE is replaced atomically (or -o
 writes OUT), so a failed edit leaves it as it was. The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
@@ -172,8 +173,8 @@ exist. Only the object table and the strings are rewritten.`,
 	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [-o OUT] PACKAGE",
 	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
 	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
-replaced and removed objects), without them; the other sections are copied as
-they are. --all re-encodes every data section with -c, to change the
+replaced and removed objects), without them; the other sections, and sections
+of other types than a package's, are copied as they are. --all re-encodes every data section with -c, to change the
 compression of a whole package.`,
 	Memory: boundedMemory,
 	Examples: []example{
@@ -190,7 +191,8 @@ line sorted by name, compared by content; A and B are packages or
 directories. Names are printed as bpx ls prints them; -0 prints them
 exact and ends each line with a NUL instead. --patch also writes a mod
 package with B's added and modified files and A's removed ones, such that
-bpx unpack -L OUT.bpx A gives B. Exit status as diff(1): 0 when A and B
+bpx unpack -L OUT.bpx A gives B (files only: sections of other types than
+a package's are neither compared nor carried). Exit status as diff(1): 0 when A and B
 hold the same files, 1 when they differ, 2 on trouble (bad usage, an
 unreadable or damaged input), unlike the other commands, which use 1 for
 bad input.`,

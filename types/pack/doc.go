@@ -68,7 +68,10 @@
 // replaces, removes and renames objects and whole directories of an
 // existing revision 2 package. Data sections that still hold a live object
 // are copied byte for byte; new objects go into new sections; the tables
-// are rewritten. Replaced and removed objects leave dead bytes
+// are rewritten. Sections of other types than a package's are copied byte
+// for byte too (streamed as stored, not decoded), after the data sections;
+// a package with a second object table, strings or metadata section is
+// refused (ErrNotEditable) rather than edited without it. Replaced and removed objects leave dead bytes
 // (Package.DeadBytes) until Editor.Compact re-encodes just the sections
 // that hold them.
 //

@@ -33,9 +33,12 @@ import (
 // Only revision 2 packages (container version 2, with an object table) can
 // be edited; Unpack and a Writer repack the others. Objects whose names are
 // not valid fs paths (see Package.InvalidPaths) are kept as they are and
-// cannot be addressed by name; sections of other types than the object
-// table, strings, metadata and data are not kept. An Editor is not safe
-// for concurrent use; the
+// cannot be addressed by name. Sections of other types than the object
+// table, strings, metadata and data are untouched: Close copies them byte
+// for byte, in their order, after the data sections (which stay
+// contiguous, spec §14.1). A package with more than one object table,
+// strings or metadata section cannot be edited (the edit rewrites those,
+// and would drop the others). An Editor is not safe for concurrent use; the
 // source Package must stay open until Close returns. Always call Close: it
 // also removes the temporary files.
 type Editor struct {
@@ -93,6 +96,9 @@ func (e *Editor) load() error {
 	if err := p.checkSpans(false); err != nil {
 		return fmt.Errorf("%w: %w", ErrNotEditable, err)
 	}
+	if err := checkSingleSections(p.Reader); err != nil {
+		return err
+	}
 	for i := range p.objects {
 		if o := &p.objects[i]; o.NameErr != nil {
 			return fmt.Errorf("%w: object %d: %w", ErrNotEditable, i, o.NameErr)
@@ -107,6 +113,34 @@ func (e *Editor) load() error {
 		e.add(p.objects[i].Name, &editEntry{base: i, fresh: -1})
 	}
 	return nil
+}
+
+// checkSingleSections refuses a package with a second object table,
+// strings or metadata section: the spec allows one of each, a reader takes
+// the first, and the edit would rewrite the first and drop the others.
+func checkSingleSections(rd *bpx.Reader) error {
+	first := map[uint8]int{}
+	for i, s := range rd.Sections {
+		name, single := singleSectionNames[s.Type]
+		if !single {
+			continue
+		}
+		if j, ok := first[s.Type]; ok {
+			return fmt.Errorf("%w: sections %d and %d are both of type %#x (%s), which a package holds once; editing would drop the second: %w",
+				ErrNotEditable, j, i, s.Type, name, bpx.ErrUnsupported)
+		}
+		first[s.Type] = i
+	}
+	return nil
+}
+
+// singleSectionNames names the section types a package holds once.
+var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", SectionStrings: "strings", SectionMetadata: "metadata"}
+
+// isPackageSection reports whether t is a section type that the Editor
+// writes itself; the others it copies as they are.
+func isPackageSection(t uint8) bool {
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -401,18 +435,21 @@ func (e *Editor) Close() error {
 	}
 
 	// The new section table: tables, metadata, the surviving source data
-	// sections in their order, the new data sections.
+	// sections in their order, the new data sections, the source's
+	// sections of other types in their order.
 	srcMeta := p.Reader.FindSection(SectionMetadata)
 	head := 2
 	if (e.meta && e.nw.meta != nil) || (!e.meta && srcMeta != nil) {
 		head = 3
 	}
 	newIdx := make([]uint32, len(p.Reader.Sections))
-	var kept []*bpx.Section
+	var kept, foreign []*bpx.Section
 	for i, s := range p.Reader.Sections {
 		if s.Type == SectionData && !drop[i] {
 			newIdx[i] = uint32(head + len(kept))
 			kept = append(kept, s)
+		} else if !isPackageSection(s.Type) {
+			foreign = append(foreign, s)
 		}
 	}
 	freshBase := uint32(head + len(kept))
@@ -489,7 +526,7 @@ func (e *Editor) Close() error {
 			err = bw.CopySection(s)
 		}
 	}
-	for _, s := range rdNew.Sections {
+	for _, s := range slices.Concat(rdNew.Sections, foreign) {
 		if err != nil {
 			break
 		}
