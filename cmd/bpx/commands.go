@@ -136,7 +136,9 @@ PACKAGE as objects named by their paths relative to DIR, with /. An object of
 the same name is replaced. Untouched data sections are copied as they are,
 and so are sections of other types (all edits keep them);
 new objects go into new sections. PACKAGE is replaced atomically (or -o
-writes OUT), so a failed edit leaves it as it was. The files are listed
+writes OUT), so a failed edit leaves it as it was; a PACKAGE that is a
+symbolic link stays one, and the file it points to is edited (all edits
+do so). The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
 even when a PATH holds them (a note names the first two).`,
 	Memory: boundedMemory,

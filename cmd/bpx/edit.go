@@ -37,7 +37,7 @@ func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) in
 	}
 	out := f.out
 	if out == "" {
-		out = name
+		out = editTarget(name)
 	}
 	err := pack.EditFileTo(name, out, func(ed *pack.Editor) error {
 		if f.compact {
@@ -49,6 +49,19 @@ func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) in
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// editTarget is the file an edit of the package name replaces: name, or
+// for a symbolic link the file it points to, so that the link is kept
+// (bpx.SaveFile would replace the link itself with the edited file). A
+// link that leads nowhere is left to opening the package to report.
+func editTarget(name string) string {
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(name); err == nil {
+			return target
+		}
+	}
+	return name
 }
 
 // compressions are the values of -c.
