@@ -194,10 +194,13 @@ directories. Names are printed as bpx ls prints them; -0 prints them
 exact and ends each line with a NUL instead. --patch also writes a mod
 package with B's added and modified files and A's removed ones, such that
 bpx unpack -L OUT.bpx A gives B (files only: sections of other types than
-a package's are neither compared nor carried). Exit status as diff(1): 0 when A and B
-hold the same files, 1 when they differ, 2 on trouble (bad usage, an
-unreadable or damaged input), unlike the other commands, which use 1 for
-bad input.`,
+a package's are neither compared nor carried). A directory that holds a
+symbolic link, or any other entry that is neither a regular file nor a
+directory, anywhere below it is refused, naming the entry, as bpx pack and
+bpx add refuse it: a link is never followed nor skipped, and no patch is
+written. Exit status as diff(1): 0 when A and B hold the same files, 1
+when they differ, 2 on trouble (bad usage, an unreadable or damaged input,
+a symbolic link), unlike the other commands, which use 1 for bad input.`,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},

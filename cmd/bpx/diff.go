@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
@@ -48,7 +50,7 @@ func (f *diffFlags) run(e *env, pos []string) int {
 	}
 	changes, err := pack.Diff(trees[0], trees[1])
 	if err != nil {
-		return f.trouble(e, err)
+		return f.trouble(e, namePath(err, pos))
 	}
 	if f.patch != "" {
 		err := bpx.SaveFile(f.patch, func(w io.Writer) error {
@@ -60,7 +62,7 @@ func (f *diffFlags) run(e *env, pos []string) int {
 			return pw.Close()
 		})
 		if err != nil {
-			return f.trouble(e, err)
+			return f.trouble(e, namePath(err, pos))
 		}
 	}
 	out := bufio.NewWriter(e.Stdout)
@@ -102,6 +104,24 @@ func (f *diffFlags) run(e *env, pos []string) int {
 func (f *diffFlags) trouble(e *env, err error) int {
 	e.fail(err)
 	return exitUsage
+}
+
+// namePath returns err, naming the entry of an ErrNotRegular error (a
+// symbolic link, say) by its path under the directory A or B, dirs[0] or
+// dirs[1], that holds it rather than by its name inside the tree. Diff
+// lists A whole before B, so an entry A holds is the one in A.
+func namePath(err error, dirs []string) error {
+	var pe *fs.PathError
+	if !errors.Is(err, pack.ErrNotRegular) || !errors.As(err, &pe) {
+		return err
+	}
+	for _, dir := range dirs {
+		p := filepath.Join(dir, filepath.FromSlash(pe.Path))
+		if fi, lerr := os.Lstat(p); lerr == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+			return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+		}
+	}
+	return err
 }
 
 // openTree opens a directory, a package file or a package URL as an fs.FS.

@@ -43,7 +43,10 @@ type Change struct {
 // Diff compares the regular files of the trees a and b (packages, or any
 // fs.FS such as os.DirFS) by name and content, and returns the files added
 // in b, removed from a and modified, sorted by name. Directories count only
-// through the files in them.
+// through the files in them. Any other entry, such as a symbolic link, is
+// an error wrapping ErrNotRegular that names it (a link is never followed,
+// and never skipped, which would call trees that differ the same), as
+// Writer.AddFS refuses it.
 //
 // For two Packages, files of equal size whose bytes lie at the same
 // offsets of data sections stored byte for byte alike (as bpx add and the
@@ -108,7 +111,8 @@ type diffFile struct {
 	obj  int // object index in a Package, else -1
 }
 
-// listFiles returns the regular files of fsys by name.
+// listFiles returns the regular files of fsys by name. Any other entry but
+// a directory, such as a symbolic link, is an error (ErrNotRegular).
 func listFiles(fsys fs.FS) (map[string]diffFile, error) {
 	files := map[string]diffFile{}
 	if p, ok := fsys.(*Package); ok {
@@ -121,7 +125,10 @@ func listFiles(fsys fs.FS) (map[string]diffFile, error) {
 		return files, nil
 	}
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if err := checkRegular("diff", name, d); err != nil {
 			return err
 		}
 		info, err := d.Info()
@@ -213,7 +220,9 @@ func (m *sectionMatcher) alike(x, y int) bool {
 // package w writes is layered over a (see package overlay): the added and
 // modified files of changes (as Diff returns them), copied from b, and the
 // removed ones as removals (Writer.Remove). A directory of a whose files
-// are all removed, and which b does not hold, is removed as one name.
+// are all removed, and which b does not hold, is removed as one name. As
+// for Diff, an entry of a or b that is neither a regular file nor a
+// directory is an error (ErrNotRegular).
 func WritePatch(w *Writer, a, b fs.FS, changes []Change) error {
 	fa, err := listFiles(a)
 	if err != nil {

@@ -77,7 +77,9 @@
 //
 // Diff compares two trees, packages or any fs.FS, by content; for two
 // packages, objects placed alike in sections stored alike compare equal
-// without decompression. WritePatch writes the mod package that turns one
+// without decompression; a symbolic link (or any entry that is neither a
+// regular file nor a directory) in a tree is an error, ErrNotRegular, as it
+// is for AddFS. WritePatch writes the mod package that turns one
 // tree into the other when layered over it (package overlay), and UnpackFS
 // extracts any fs.FS, such as such a stack, with Unpack's safety.
 //

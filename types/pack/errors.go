@@ -25,6 +25,14 @@ var (
 	// CheckObjects when its data is in a section that the file does not
 	// hold whole (a package cut short). It also matches bpx.ErrFormat.
 	ErrObjectRange = errors.New("pack: object data out of range")
+
+	// ErrNotRegular is returned, in an *fs.PathError naming the entry, by
+	// AddFS, Diff and WritePatch for an entry of a tree that is neither a
+	// regular file nor a directory: a symbolic link (never followed), a
+	// named pipe, a device or a socket. Refusing it, rather than skipping
+	// it, keeps a tree from being packed without a file or called the same
+	// as one that holds it.
+	ErrNotRegular = errors.New("pack: not a regular file or directory (symbolic links are not followed)")
 )
 
 // ObjectError reports a problem with one object of a package. It matches its

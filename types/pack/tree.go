@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 )
@@ -14,15 +13,15 @@ type treeFile struct {
 
 // listTree returns the regular files of the tree of fsys at root, in
 // lexical order (fs.WalkDir). Directories are implied by the names; other
-// file types are an error.
+// file types, symbolic links among them, are an error (ErrNotRegular).
 func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 	var files []treeFile
 	err := fs.WalkDir(fsys, root, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("pack: AddFS: %s is not a regular file", name)
+		if err := checkRegular("AddFS", name, d); err != nil {
+			return err
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -32,6 +31,16 @@ func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 		return nil
 	})
 	return files, err
+}
+
+// checkRegular returns an *fs.PathError wrapping ErrNotRegular for a tree
+// entry d that is neither a regular file nor a directory, such as a
+// symbolic link.
+func checkRegular(op, name string, d fs.DirEntry) error {
+	if d.IsDir() || d.Type().IsRegular() {
+		return nil
+	}
+	return &fs.PathError{Op: op, Path: name, Err: ErrNotRegular}
 }
 
 // copyFile copies the file f of fsys into the writer create returns for
