@@ -25,6 +25,12 @@ var (
 	// CheckObjects when its data is in a section that the file does not
 	// hold whole (a package cut short). It also matches bpx.ErrFormat.
 	ErrObjectRange = errors.New("pack: object data out of range")
+
+	// ErrChanged is returned by EditFile (and EditFileTo editing a package
+	// in place) when the package file was replaced or written while the
+	// edit ran, typically by another edit: the edit is not saved, so that
+	// the other one is not lost. Run it again.
+	ErrChanged = errors.New("pack: the package changed during the edit")
 )
 
 // ObjectError reports a problem with one object of a package. It matches its
