@@ -26,7 +26,17 @@ import (
 // A symbolic link at name is replaced by the file, not followed. Where
 // renaming over an open file is not allowed (Windows), close readers of
 // name first.
-func SaveFile(name string, write func(io.Writer) error) (err error) {
+func SaveFile(name string, write func(io.Writer) error) error {
+	return SaveFileCheck(name, write, nil)
+}
+
+// SaveFileCheck is SaveFile with a last check: check, if not nil, runs
+// after the temporary file is complete and synced, just before it is
+// renamed over name; if it returns an error, name is left untouched, the
+// temporary file is removed and SaveFileCheck returns the error as it is.
+// Use it to make sure that name was not changed by someone else since it
+// was read (an edit must not replace a file that another edit just saved).
+func SaveFileCheck(name string, write func(io.Writer) error, check func() error) error {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
@@ -68,6 +78,11 @@ func SaveFile(name string, write func(io.Writer) error) (err error) {
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("bpx: save %s: %w", name, err)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if err := os.Rename(tmp, name); err != nil {
 		return fmt.Errorf("bpx: save %s: %w", name, err)

@@ -131,3 +131,43 @@ func TestRewriteInPlaceWithSaveFile(t *testing.T) {
 		t.Error("untouched xz section changed")
 	}
 }
+
+// TestSaveFileCheck: the check runs once the new content is written, and
+// its error keeps the file as it was and removes the temporary file.
+func TestSaveFileCheck(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "game.bpx")
+	orig := []byte("original content")
+	if err := os.WriteFile(name, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed := errors.New("changed")
+	written, checked := false, 0
+	write := func(w io.Writer) error {
+		written = true
+		_, err := w.Write([]byte("new"))
+		return err
+	}
+	err := bpx.SaveFileCheck(name, write, func() error {
+		checked++
+		if !written {
+			t.Error("check ran before write")
+		}
+		return changed
+	})
+	if err != changed || checked != 1 {
+		t.Fatalf("SaveFileCheck = %v after %d checks, want the check's error after 1", err, checked)
+	}
+	if got, _ := os.ReadFile(name); !bytes.Equal(got, orig) {
+		t.Fatalf("original changed to %q", got)
+	}
+	if left := dirEntries(t, dir); len(left) != 1 {
+		t.Fatalf("files in the directory: %v, want only the original", left)
+	}
+	if err := bpx.SaveFileCheck(name, write, func() error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "new" {
+		t.Fatalf("saved %q, want new", got)
+	}
+}

@@ -138,7 +138,8 @@ and so are sections of other types (all edits keep them);
 new objects go into new sections. PACKAGE is replaced atomically (or -o
 writes OUT), so a failed edit leaves it as it was; a PACKAGE that is a
 symbolic link stays one, and the file it points to is edited (all edits
-do so). The files are listed
+do so). An edit of PACKAGE while another runs waits for it and then
+fails saying that PACKAGE changed (all edits do so): run it again. The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
 even when a PATH holds them (a note names the first two).`,
 	Memory: boundedMemory,

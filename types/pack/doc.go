@@ -64,7 +64,8 @@
 //
 // # Editing, diffing and patching
 //
-// NewEditor (or EditFile, which replaces the file atomically) adds,
+// NewEditor (or EditFile, which replaces the file atomically and fails
+// with ErrChanged rather than undo another edit saved meanwhile) adds,
 // replaces, removes and renames objects and whole directories of an
 // existing revision 2 package. Data sections that still hold a live object
 // are copied byte for byte; new objects go into new sections; the tables

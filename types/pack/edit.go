@@ -625,12 +625,22 @@ func (e *Editor) writeSqueezed(bw *bpx.Writer, s *bpx.Section, sq *squeeze) erro
 // change it through an Editor and replaces the file atomically with the
 // result (bpx.SaveFile). If edit or any step fails, the file is left as it
 // was. opts configure the new data sections as for NewWriter.
+//
+// Two edits of one file at once do not lose one: where the system has
+// advisory locks (flock: Linux, macOS, the BSDs) the second waits for the
+// first, holding a lock on the package file, and then fails with
+// ErrChanged because the file was replaced; elsewhere, the edit that
+// saves second fails so. An edit also fails with ErrChanged if the file
+// was replaced or written by anything else while it ran; the file is then
+// left as the other writer left it.
 func EditFile(name string, edit func(e *Editor) error, opts ...WriterOption) error {
 	return editFile(name, name, edit, nil, opts)
 }
 
 // EditFileTo is EditFile writing the result to the file out instead
-// (replaced atomically); the package file name is not changed.
+// (replaced atomically); the package file name is not changed. If out is
+// name, or the file name leads to through symbolic links, the edit is
+// in place and guarded against concurrent edits as EditFile is.
 func EditFileTo(name, out string, edit func(e *Editor) error, opts ...WriterOption) error {
 	return editFile(name, out, edit, nil, opts)
 }
@@ -638,12 +648,20 @@ func EditFileTo(name, out string, edit func(e *Editor) error, opts ...WriterOpti
 // editFile is EditFile; wrap, if set, wraps the destination (tests inject
 // write failures with it).
 func editFile(name, out string, edit func(e *Editor) error, wrap func(io.Writer) io.Writer, opts []WriterOption) error {
+	g, err := guardEdit(name, out)
+	if err != nil {
+		return err
+	}
+	defer g.release()
 	p, err := Open(name)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	return bpx.SaveFile(out, func(w io.Writer) error {
+	if err := g.check(); err != nil { // replaced between locking and opening
+		return err
+	}
+	return bpx.SaveFileCheck(out, func(w io.Writer) error {
 		if wrap != nil {
 			w = wrap(w)
 		}
@@ -653,5 +671,5 @@ func editFile(name, out string, edit func(e *Editor) error, wrap func(io.Writer)
 			return err
 		}
 		return ed.Close()
-	})
+	}, g.check)
 }

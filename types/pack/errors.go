@@ -33,6 +33,12 @@ var (
 	// it, keeps a tree from being packed without a file or called the same
 	// as one that holds it.
 	ErrNotRegular = errors.New("pack: not a regular file or directory (symbolic links are not followed)")
+
+	// ErrChanged is returned by EditFile (and EditFileTo editing a package
+	// in place) when the package file was replaced or written while the
+	// edit ran, typically by another edit: the edit is not saved, so that
+	// the other one is not lost. Run it again.
+	ErrChanged = errors.New("pack: the package changed during the edit")
 )
 
 // ObjectError reports a problem with one object of a package. It matches its
