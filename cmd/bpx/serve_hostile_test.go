@@ -75,7 +75,8 @@ func manySections(t *testing.T, n int) []byte {
 	return buf.Bytes()
 }
 
-// textureBytes is a w×h RGBA texture, random pixels or zeros.
+// textureOf is a w×h RGBA texture, random pixels or zeros, its section
+// written with o.
 func textureOf(t *testing.T, w, h int, noise bool, o bpx.SectionOptions) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	if noise {
