@@ -108,20 +108,20 @@ func namedPackage(t testing.TB, names []string, opts ...pack.WriterOption) []byt
 // the tree (nor are the directories only it implies): /api/invalid lists
 // it, cut to a few hundred bytes with its length, and /api/object reads it.
 func TestLongNamesLeftOut(t *testing.T) {
-	names := []string{"a.txt", "dir/b.txt", "long/" + strings.Repeat("x", MaxPathLength), "y/" + strings.Repeat("y", MaxPathLength-2)}
+	objs := []string{"a.txt", "dir/b.txt", "long/" + strings.Repeat("x", MaxPathLength), "y/" + strings.Repeat("y", MaxPathLength-2)}
 	for i := range 3 {
-		names = append(names, longName("z", i, 100<<10))
+		objs = append(objs, longName("z", i, 100<<10))
 	}
-	s := newServer(t, []File{file("p.bpx", namedPackage(t, names))})
+	s := newServer(t, []File{file("p.bpx", namedPackage(t, objs))})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	var l listAnswer
 	getJSON(t, s, "/api/list?deep=1", 200, &l)
-	if got := names2(l); got != "a.txt dir/b.txt "+names[3] {
+	if got := names(l); got != "a.txt dir/b.txt "+objs[3] {
 		t.Errorf("deep listing: %.100q", got)
 	}
 	getJSON(t, s, "/api/list", 200, &l)
-	if got := names2(l); got != "dir y a.txt" {
+	if got := names(l); got != "dir y a.txt" {
 		t.Errorf("root listing: %.100q", got)
 	}
 	code, body := fetch(t, srv, "/api/invalid?file=0")
@@ -142,23 +142,20 @@ func TestLongNamesLeftOut(t *testing.T) {
 	}
 	for k, e := range inv.Entries {
 		i := []int{2, 4, 5, 6}[k]
-		if e.Index != i || e.Length != len(names[i]) || e.Name != fmt.Sprintf("%q…", names[i][:maxShownName]) || !strings.Contains(e.Why, "long") {
+		if e.Index != i || e.Length != len(objs[i]) || e.Name != fmt.Sprintf("%q…", objs[i][:maxShownName]) || !strings.Contains(e.Why, "long") {
 			t.Errorf("invalid entry %d: %+v", k, e)
 		}
 		if rec := get(t, s, "/api/object?file=0&index="+itoa(i)); rec.Code != 200 || rec.Body.String() != "x" {
 			t.Errorf("object %d: %d %q", i, rec.Code, rec.Body)
 		}
 	}
-	if code, _ := fetch(t, srv, "/raw/"+names[2]); code != 404 {
+	if code, _ := fetch(t, srv, "/raw/"+objs[2]); code != 404 {
 		t.Errorf("raw of a long name: status %d", code)
 	}
-	if code, _ := fetch(t, srv, "/api/preview?path="+names[2]); code != 404 {
+	if code, _ := fetch(t, srv, "/api/preview?path="+objs[2]); code != 404 {
 		t.Errorf("preview of a long name: status %d", code)
 	}
 }
-
-// names2 lists the paths of entries (names would shadow the test's).
-func names2(l listAnswer) string { return names(l) }
 
 // TestListPageBytes: a page of a listing stops at MaxPageBytes of JSON,
 // whatever the limit, and says where the next starts; the pages cover
