@@ -9,6 +9,7 @@ require (
 	github.com/mikelolasagasti/xz v1.0.1
 	github.com/stretchr/testify v1.12.1
 	github.com/ulikunitz/xz v0.5.17
+	golang.org/x/sync v0.22.0
 )
 
 require (

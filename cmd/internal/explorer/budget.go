@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/gobpx/bpx"
 )
@@ -13,86 +15,37 @@ import (
 // decoder's fixed state (a zlib inflater, a PNG encoder) takes.
 const minPreviewCost = 1 << 20
 
-// budget is a weighted semaphore of bytes shared by every preview: a
-// preview holds the bytes its decoding may take, waiting in line (first
-// come, first served) while others hold too much.
+// budget is the bytes shared by every preview: a weighted semaphore (first
+// come, first served) of MaxPreviewBytes, where a preview holds the bytes
+// its decoding may take, and a count of what is held, for the tests.
 type budget struct {
-	mu      sync.Mutex
-	size    int64
-	used    int64
-	waiters []*budgetWaiter
+	sem  *semaphore.Weighted
+	used atomic.Int64
 }
 
-// budgetWaiter is a preview waiting for n bytes; ready is closed when it
-// holds them.
-type budgetWaiter struct {
-	n     int64
-	ready chan struct{}
-}
+func newBudget(size int64) *budget { return &budget{sem: semaphore.NewWeighted(size)} }
 
-func newBudget(size int64) *budget { return &budget{size: size} }
-
-// acquire takes n bytes (at most b.size), waiting until they are free or
-// ctx is done.
+// acquire takes n bytes (at most the budget's size), waiting until they
+// are free or ctx is done.
 func (b *budget) acquire(ctx context.Context, n int64) error {
 	if err := ctx.Err(); err != nil {
+		return err // Acquire may succeed on a done context
+	}
+	if err := b.sem.Acquire(ctx, n); err != nil {
 		return err
 	}
-	b.mu.Lock()
-	if len(b.waiters) == 0 && b.used+n <= b.size {
-		b.used += n
-		b.mu.Unlock()
-		return nil
-	}
-	w := &budgetWaiter{n: n, ready: make(chan struct{})}
-	b.waiters = append(b.waiters, w)
-	b.mu.Unlock()
-	select {
-	case <-w.ready:
-		return nil
-	case <-ctx.Done():
-		b.mu.Lock()
-		select {
-		case <-w.ready: // granted meanwhile: give it back
-			b.used -= n
-		default:
-			for i, x := range b.waiters {
-				if x == w {
-					b.waiters = append(b.waiters[:i], b.waiters[i+1:]...)
-					break
-				}
-			}
-		}
-		b.wake()
-		b.mu.Unlock()
-		return ctx.Err()
-	}
+	b.used.Add(n)
+	return nil
 }
 
 // release gives back n bytes.
 func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.used -= n
-	b.wake()
-	b.mu.Unlock()
-}
-
-// wake grants the waiters at the head of the line that fit; b.mu is held.
-func (b *budget) wake() {
-	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.size {
-		w := b.waiters[0]
-		b.waiters = b.waiters[1:]
-		b.used += w.n
-		close(w.ready)
-	}
+	b.used.Add(-n)
+	b.sem.Release(n)
 }
 
 // held is how many bytes are held now.
-func (b *budget) held() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.used
-}
+func (b *budget) held() int64 { return b.used.Load() }
 
 // grant is a preview's share of the budget. The zero grant holds nothing.
 type grant struct {
