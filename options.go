@@ -23,6 +23,16 @@ const (
 	DefaultMaxXZDictionary = 64 << 20
 )
 
+// ReferenceMaxSections is the most sections a file may have for the
+// reference SDK to open it through a buffered reader, the usual way Rust
+// programs read a file: its read_fill counts only the last read, so the
+// first section header that crosses the edge of BufReader's 8 KiB buffer
+// reads as truncated. The main header takes 40 bytes and each section
+// header 24, so header 339 (the 340th, bytes 8176 to 8200) is the first
+// to cross it. Reading a File directly does not trigger it. The package
+// writers of this module stay within this limit by default.
+const ReferenceMaxSections = (8192 - MainHeaderSize) / SectionHeaderSize
+
 // Option configures NewReader and OpenReader. Options follow one idiom
 // across this module: functional options named WithX(value) for settings
 // and a verb phrase for switches, checked when the call applies them; a

@@ -94,7 +94,7 @@ xargs -0; --json keeps names exact too.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is
@@ -103,7 +103,11 @@ nothing behind. OUT may lie in DIR: neither its temporary file nor an OUT
 already there is packed (a note names the latter). Without -o the package
 is named after the directory DIR, in the current directory (bpx pack . in
 ~/game writes game.bpx); the root directory needs -o. --arch, --platform
-and --generator fill the package's TypeExt; --meta stores metadata.`,
+and --generator fill the package's TypeExt; --meta stores metadata. The
+package has at most --max-sections sections (339, the most the reference
+SDK reads through a buffered reader): past about 336 times --section-size
+of data, sections grow to fit, and reading one small file decodes its
+whole section.`,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
@@ -129,13 +133,16 @@ the stack shows is extracted (what a game loading them would see).`,
 	Setup: setupUnpack,
 }, {
 	Name:    "add",
-	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE PATH...",
+	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE PATH...",
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
 the same name is replaced. Untouched data sections are copied as they are,
 and so are sections of other types (all edits keep them);
-new objects go into new sections. PACKAGE is replaced atomically (or -o
+new objects go into new sections, joined with the last one when it holds
+less than an eighth of a section (128 KiB), and the smallest neighbouring
+sections are joined when the package would have more than --max-sections
+(all edits do so). PACKAGE is replaced atomically (or -o
 writes OUT), so a failed edit leaves it as it was; a PACKAGE that is a
 symbolic link stays one, and the file it points to is edited (all edits
 do so). An edit of PACKAGE while another runs waits for it and then
@@ -149,7 +156,7 @@ even when a PATH holds them (a note names the first two).`,
 	Setup: setupAdd,
 }, {
 	Name:    "rm",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE NAME...",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE NAME...",
 	Summary: "remove objects or directories from a package",
 	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
 everything below it. A NAME that matches nothing is an error and nothing is
@@ -162,7 +169,7 @@ dead bytes) until --compact or bpx repack re-encodes those sections.`,
 	Setup: setupRm,
 }, {
 	Name:    "mv",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--compact] [-o OUT] PACKAGE OLD NEW",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE OLD NEW",
 	Summary: "rename an object or a directory of a package",
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
 exist. Only the object table and the strings are rewritten.`,
@@ -173,11 +180,13 @@ exist. Only the object table and the strings are rewritten.`,
 	Setup: setupMv,
 }, {
 	Name:    "repack",
-	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [-o OUT] PACKAGE",
+	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [-o OUT] PACKAGE",
 	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
 	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
-replaced and removed objects), without them; the other sections, and sections
-of other types than a package's, are copied as they are. --all re-encodes every data section with -c, to change the
+replaced and removed objects), without them, and joins neighbouring data
+sections that together fit a section (1 MiB; 4 MiB with -l max); the other
+sections, and sections of other types than a package's, are copied as they
+are. --all re-encodes every data section with -c, to change the
 compression of a whole package.`,
 	Memory: boundedMemory,
 	Examples: []example{

@@ -14,9 +14,10 @@ import (
 
 // editFlags are the flags the editing commands share.
 type editFlags struct {
-	out, comp string
-	compact   bool
-	level     bpx.Level
+	out, comp   string
+	compact     bool
+	level       bpx.Level
+	maxSections int
 }
 
 // define defines the shared flags; --compact only where it is a choice.
@@ -24,6 +25,7 @@ func (f *editFlags) define(fs *flag.FlagSet, compact bool) {
 	fs.StringVar(&f.out, "o", "", "write the edited package to `OUT` instead of replacing PACKAGE (both atomically)")
 	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zlib|none`")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
+	defineMaxSections(fs, &f.maxSections)
 	if compact {
 		fs.BoolVar(&f.compact, "compact", false, "re-encode the data sections that hold dead bytes, without them")
 	}
@@ -44,7 +46,7 @@ func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) in
 			ed.Compact()
 		}
 		return fn(ed)
-	}, pack.WithCompression(c), pack.WithLevel(f.level))
+	}, pack.WithCompression(c), pack.WithLevel(f.level), pack.WithMaxSections(f.maxSections))
 	if err != nil {
 		return e.fail(err)
 	}
@@ -62,6 +64,12 @@ func editTarget(name string) string {
 		}
 	}
 	return name
+}
+
+// defineMaxSections defines --max-sections, shared by pack and the
+// editing commands.
+func defineMaxSections(fs *flag.FlagSet, n *int) {
+	fs.IntVar(n, "max-sections", bpx.ReferenceMaxSections, "keep the package within `N` sections, the most the reference SDK reads: data sections grow or are joined to fit (0: no limit)")
 }
 
 // compressions are the values of -c.

@@ -28,6 +28,7 @@ func (l *levelValue) Get() any           { return l.String() }
 type packFlags struct {
 	out, comp, arch, platform, gen, meta string
 	secSize                              int64
+	maxSections                          int
 	level                                bpx.Level
 	quiet                                bool
 }
@@ -38,6 +39,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
+	defineMaxSections(fs, &f.maxSections)
 	fs.StringVar(&f.arch, "arch", pack.ArchAny.String(), "target architecture `A`: x86_64, aarch64, x86, armv7hl or any")
 	fs.StringVar(&f.platform, "platform", pack.PlatformAny.String(), "target platform `P`: Linux, MacOS, Windows, Android or Any")
 	fs.StringVar(&f.gen, "generator", pack.GeneratorGoBPX.String(), "two-character generator code `XY` stored in the TypeExt")
@@ -60,7 +62,7 @@ func (f *packFlags) run(e *env, pos []string) int {
 			return e.usageError("%s has no name to name the package after: give -o OUT", pos[0])
 		}
 	}
-	opts := []pack.WriterOption{pack.WithLevel(f.level), pack.WithMetadataNames()}
+	opts := []pack.WriterOption{pack.WithLevel(f.level), pack.WithMetadataNames(), pack.WithMaxSections(f.maxSections)}
 	if f.secSize != 0 {
 		opts = append(opts, pack.WithSectionSize(f.secSize))
 	}

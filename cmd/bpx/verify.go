@@ -24,10 +24,13 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	}
 	failed := false
 	for _, name := range pos {
-		problems := verifyFile(e, name, f.quiet)
+		problems, sections := verifyFile(e, name, f.quiet)
 		shown := termsafe.Name(name)
 		for _, p := range problems {
 			fmt.Fprintf(e.Stderr, "%s: %s\n", shown, termsafe.Message(p.Error()))
+		}
+		if sections > bpx.ReferenceMaxSections {
+			fmt.Fprintf(e.Stderr, "%s: warning: %d sections: the reference SDK reads at most %d through a buffered reader (bpx repack joins sections to fit)\n", shown, sections, bpx.ReferenceMaxSections)
 		}
 		if len(problems) > 0 {
 			failed = true
@@ -42,12 +45,13 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	return exitOK
 }
 
-// verifyFile returns every problem found in the named file: a file that
-// does not open is one problem; otherwise each failing section is one.
-func verifyFile(e *env, name string, quiet bool) []error {
+// verifyFile returns every problem found in the named file, and its
+// number of sections: a file that does not open is one problem; otherwise
+// each failing section is one.
+func verifyFile(e *env, name string, quiet bool) ([]error, int) {
 	r, err := openContainer(name)
 	if err != nil {
-		return []error{err}
+		return []error{err}, 0
 	}
 	defer r.Close()
 	var total int64
@@ -68,7 +72,7 @@ func verifyFile(e *env, name string, quiet bool) []error {
 			problems = append(problems, err)
 		}
 	}
-	return problems
+	return problems, len(r.Sections)
 }
 
 func verifySection(s *bpx.Section) error {

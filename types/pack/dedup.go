@@ -99,6 +99,7 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 			sizes[f.size]++
 		}
 	}
+	w.fitFiles(files, 0)
 	d := &dedup{w: w, fsys: fsys, seeds: newSeeds(), stored: map[contentKey]int{}, prefixes: map[contentKey]bool{}, seen: map[int64]bool{}}
 	for _, f := range files {
 		if f.size == 0 || sizes[f.size] < 2 {

@@ -96,9 +96,10 @@ func TestDiffEditedPackage(t *testing.T) {
 	for i := range 200 {
 		m[fmt.Sprintf("f/%03d", i)] = &fstest.MapFile{Data: bytes.Repeat([]byte{byte(i)}, 700)}
 	}
-	a := packOfTree(t, m, pack.WithSectionSize(8192))
+	// Sections of 10 files, all full: the editor joins none to its own.
+	a := packOfTree(t, m, pack.WithSectionSize(7000))
 	var edited bytes.Buffer
-	e := pack.NewEditor(&edited, a)
+	e := pack.NewEditor(&edited, a, pack.WithSectionSize(7000))
 	w, _ := e.Create("f/100")
 	w.Write(bytes.Repeat([]byte{1}, 700))
 	if err := e.Close(); err != nil {
@@ -108,7 +109,7 @@ func TestDiffEditedPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2 := packOfTree(t, m, pack.WithSectionSize(8192)) // a fresh cache
+	a2 := packOfTree(t, m, pack.WithSectionSize(7000)) // a fresh cache
 	got, err := pack.Diff(a2, b)
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,10 @@
 // AddFS adds a whole tree, SetMetadata/SetMetadataValue and SetTypeExt set
 // the package fields, Close writes the package. Small objects share data
 // sections of about WithSectionSize bytes (DefaultSectionSize),
-// large ones get their own. Data sections are compressed in parallel by the
+// large ones get their own. A package keeps within WithMaxSections
+// sections (bpx.ReferenceMaxSections by default, the most the reference
+// SDK reads through a buffered reader): sections grow, or are joined, to
+// fit (see Writer). Data sections are compressed in parallel by the
 // bpx.Writer. Sections are written in the reference SDK 4 order: object
 // table, strings, metadata (once; the reference writes it twice), data.
 //
@@ -68,8 +71,10 @@
 // with ErrChanged rather than undo another edit saved meanwhile) adds,
 // replaces, removes and renames objects and whole directories of an
 // existing revision 2 package. Data sections that still hold a live object
-// are copied byte for byte; new objects go into new sections; the tables
-// are rewritten. Sections of other types than a package's are copied byte
+// are copied byte for byte; new objects go into new sections (joined with
+// a small last section of the source, and neighbouring sections joined
+// where the package would exceed its section limit); the tables are
+// rewritten. Sections of other types than a package's are copied byte
 // for byte too (streamed as stored, not decoded), after the data sections;
 // a package with a second object table, strings or metadata section is
 // refused (ErrNotEditable) rather than edited without it. Replaced and removed objects leave dead bytes

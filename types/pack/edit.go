@@ -21,14 +21,24 @@ import (
 // the edited package to the destination.
 //
 // Close copies every data section that still holds a live object byte for
-// byte, without decompressing or recompressing it, writes new and replaced
-// objects into new data sections after them (compressed as the
+// byte, without decompressing or recompressing it (but those it joins, see
+// below), writes new and replaced objects into new data sections after
+// them (compressed as the
 // WriterOptions given to NewEditor ask, xz by default), and rewrites the
 // object table, the strings and, if it changed, the metadata. Data sections
 // that no object uses any more are dropped; replaced and removed objects
 // elsewhere leave dead bytes behind (Package.DeadBytes counts them) unless
 // Compact is called, which re-encodes just the sections that hold dead
-// bytes, without them.
+// bytes, without them, and joins neighbouring data sections that together
+// fit the section size.
+//
+// The result keeps within the section limit (WithMaxSections, see
+// Writer): Close joins the new data to the source's last data section when
+// that holds less than an eighth of the section size (so that a run of
+// small edits fills one section rather than adding one each), and joins
+// the smallest neighbouring data sections while the package would have
+// more sections than the limit. Joined sections are decoded and encoded
+// again with the Editor's options.
 //
 // Only revision 2 packages (container version 2, with an object table) can
 // be edited; Unpack and a Writer repack the others. Objects whose names are
@@ -246,8 +256,18 @@ func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	var files []treeFile
 	for _, p := range paths {
-		if err := addTree(fsys, p, e.CreateSized, nil); err != nil {
+		f, err := listTree(fsys, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, f...)
+	}
+	// Sections of the source stay, but for those that lose every object.
+	e.nw.fitFiles(files, len(e.src.Reader.Sections)-2)
+	for _, f := range files {
+		if err := copyFile(fsys, f, e.CreateSized); err != nil {
 			return err
 		}
 	}
@@ -416,43 +436,62 @@ func (e *Editor) Close() error {
 	for i, s := range p.Reader.Sections {
 		drop[i] = s.Type == SectionData && use[i] == 0
 	}
-	// With Compact, sections holding dead bytes keep only their live
-	// ranges: an object continuing from the previous section still starts
-	// at offset 0 and one continuing into the next still ends at the end,
-	// so only objects starting in such a section get new offsets.
-	var squeezed map[int]*squeeze
-	if e.compact {
-		squeezed = map[int]*squeeze{}
-		for i, s := range p.Reader.Sections {
-			if s.Type == SectionData && !drop[i] && (use[i] < p.secSize[i] || e.recompress) {
-				squeezed[i] = &live[i]
-			}
-		}
-	}
 	rdNew, err := e.nw.finishData()
 	if err != nil {
 		return err
 	}
 
-	// The new section table: tables, metadata, the surviving source data
-	// sections in their order, the new data sections, the source's
-	// sections of other types in their order.
+	// The new section table: tables, metadata, the data sections (the
+	// surviving source data sections in their order, then the new ones,
+	// some joined: see planData), the source's sections of other types in
+	// their order.
 	srcMeta := p.Reader.FindSection(SectionMetadata)
 	head := 2
 	if (e.meta && e.nw.meta != nil) || (!e.meta && srcMeta != nil) {
 		head = 3
 	}
-	newIdx := make([]uint32, len(p.Reader.Sections))
-	var kept, foreign []*bpx.Section
+	// With Compact, sections holding dead bytes keep only their live
+	// ranges: an object continuing from the previous section still starts
+	// at offset 0 and one continuing into the next still ends at the end,
+	// so only objects starting in such a section get new offsets.
+	partOf := make([]int, len(p.Reader.Sections))
+	var parts []dataPart
+	var foreign []*bpx.Section
 	for i, s := range p.Reader.Sections {
-		if s.Type == SectionData && !drop[i] {
-			newIdx[i] = uint32(head + len(kept))
-			kept = append(kept, s)
-		} else if !isPackageSection(s.Type) {
+		switch {
+		case s.Type == SectionData && !drop[i]:
+			partOf[i] = len(parts)
+			pt := dataPart{s: s, size: p.secSize[i]}
+			if e.compact && (use[i] < p.secSize[i] || e.recompress) {
+				pt.sq, pt.size = &live[i], use[i]
+			}
+			parts = append(parts, pt)
+		case !isPackageSection(s.Type):
 			foreign = append(foreign, s)
 		}
 	}
-	freshBase := uint32(head + len(kept))
+	kept := len(parts)
+	for _, s := range rdNew.Sections {
+		parts = append(parts, dataPart{s: s, size: uint64(s.USize)})
+	}
+	sec := uint64(e.nw.cfg.sectionSize)
+	join := func(i int) bool {
+		if e.compact {
+			return true // repack: neighbours that fit a section share one
+		}
+		// The new data, and a small last section of the source before it.
+		return i+1 >= kept && (i >= kept || parts[i].size < sec/tailJoin)
+	}
+	limit := 0
+	if m := e.nw.cfg.maxSections; m > 0 {
+		if limit = m - head - len(foreign); limit < 1 && (limit < 0 || len(parts) > 0) {
+			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
+		}
+	}
+	pl, err := planData(parts, sec, join, limit)
+	if err != nil {
+		return err
+	}
 
 	var strs bpxstrings.Builder
 	table := make([]byte, 0, (len(names)+len(e.keep))*ObjectEntrySize)
@@ -467,18 +506,20 @@ func (e *Editor) Close() error {
 		table = binary.LittleEndian.AppendUint32(table, offset)
 		return nil
 	}
+	// at returns the table position of byte off of data part i.
+	at := func(i int, off uint64) (uint32, uint32) {
+		g, o := pl.pos(i, off)
+		return uint32(head + g), uint32(o)
+	}
 	baseEntry := func(name string, i int) error {
 		o := &p.objects[i]
 		start, offset := uint32(head), uint32(0) // an empty object points anywhere valid
 		if segs := segsOf[i]; len(segs) > 0 {
 			// The first segment's own offset: it differs from Offset
 			// when the object starts at the very end of a section.
-			start, offset = newIdx[segs[0].sec], uint32(segs[0].off)
-			if sq := squeezed[segs[0].sec]; sq != nil {
-				offset = uint32(sq.shift(segs[0].off))
-			}
-		} else if int(o.Start) < len(newIdx) && newIdx[o.Start] != 0 {
-			start = newIdx[o.Start]
+			start, offset = at(partOf[segs[0].sec], segs[0].off)
+		} else if int(o.Start) < len(p.Reader.Sections) && p.Reader.Sections[o.Start].Type == SectionData && !drop[o.Start] {
+			start, _ = at(partOf[o.Start], 0)
 		}
 		return entry(name, o.Size, start, offset)
 	}
@@ -487,7 +528,11 @@ func (e *Editor) Close() error {
 		var err error
 		if en.fresh >= 0 {
 			f := e.nw.table[en.fresh*ObjectEntrySize:]
-			err = entry(n, binary.LittleEndian.Uint64(f), freshBase+binary.LittleEndian.Uint32(f[12:]), binary.LittleEndian.Uint32(f[16:]))
+			start, offset := uint32(head), uint32(0)
+			if idx := int(binary.LittleEndian.Uint32(f[12:])); idx < len(rdNew.Sections) {
+				start, offset = at(kept+idx, uint64(binary.LittleEndian.Uint32(f[16:])))
+			}
+			err = entry(n, binary.LittleEndian.Uint64(f), start, offset)
 		} else {
 			err = baseEntry(n, en.base)
 		}
@@ -516,17 +561,10 @@ func (e *Editor) Close() error {
 	case !e.meta && srcMeta != nil:
 		err = bw.CopySection(srcMeta)
 	}
-	for _, s := range kept {
-		if err != nil {
-			break
-		}
-		if sq := squeezed[s.Index]; sq != nil {
-			err = e.writeSqueezed(bw, s, sq)
-		} else {
-			err = bw.CopySection(s)
-		}
+	if err == nil {
+		err = pl.write(bw, e.nw.dataOptions())
 	}
-	for _, s := range slices.Concat(rdNew.Sections, foreign) {
+	for _, s := range foreign {
 		if err != nil {
 			break
 		}
@@ -590,35 +628,6 @@ func (sq *squeeze) shift(off uint64) uint64 {
 		end = r[1]
 	}
 	return off - dead
-}
-
-// writeSqueezed writes the live ranges of the source section s as a new
-// data section, streaming: dead ranges are read and discarded.
-func (e *Editor) writeSqueezed(bw *bpx.Writer, s *bpx.Section, sq *squeeze) error {
-	r, err := s.Open()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	w, err := bw.CreateSection(SectionData, e.nw.dataOptions())
-	if err != nil {
-		return err
-	}
-	var pos uint64
-	for _, lr := range sq.live {
-		if _, err := io.CopyN(io.Discard, r, int64(lr[0]-pos)); err != nil {
-			return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
-		}
-		if _, err := io.CopyN(w, r, int64(lr[1]-lr[0])); err != nil {
-			return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
-		}
-		pos = lr[1]
-	}
-	// Read to the end, so that the section's checksum is verified.
-	if _, err := io.Copy(io.Discard, r); err != nil {
-		return fmt.Errorf("pack: compacting section %d: %w", s.Index, err)
-	}
-	return nil
 }
 
 // EditFile edits the package file name in place: it opens it, lets edit

@@ -115,7 +115,7 @@ func TestEditReplaceCopiesUntouchedSections(t *testing.T) {
 			}
 			_, err = io.WriteString(w, "replaced")
 			return err
-		}, WithCompression(c))
+		}, WithCompression(c), WithSectionSize(4096))
 		p := openBytes(t, out)
 		checkTree(t, p, want)
 		after := storedSections(t, p)
@@ -291,7 +291,7 @@ func TestEditCompact(t *testing.T) {
 	if dead != uint64(len(tree["dir2/file06.txt"].Data)) {
 		t.Fatalf("DeadBytes = %d, want %d", dead, len(tree["dir2/file06.txt"].Data))
 	}
-	out = edited(t, out, func(e *Editor) error { e.Compact(); return nil })
+	out = edited(t, out, func(e *Editor) error { e.Compact(); return nil }, WithSectionSize(4096))
 	p = openBytes(t, out)
 	checkTree(t, p, want)
 	if d, _ := p.DeadBytes(); d != 0 {

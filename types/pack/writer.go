@@ -39,6 +39,14 @@ const tableThreshold = 64 << 10
 // does not grow with the data, only with the number of objects (20 bytes
 // plus the name each).
 //
+// A package keeps within WithMaxSections sections (by default
+// bpx.ReferenceMaxSections, the most the reference SDK reads through a
+// buffered reader): AddFS grows the section size to fit the files it adds
+// (a package of T bytes gets sections of about T/336 bytes once that is
+// more than the section size), and Close joins the smallest neighbouring
+// data sections, decoding and encoding them again, if the objects still
+// need more.
+//
 // A Writer is not safe for concurrent use. Always call Close: it also
 // removes the temporary files, whether it succeeds or not.
 type Writer struct {
@@ -302,30 +310,51 @@ func (w *Writer) Close() (err error) {
 		return err
 	}
 	// Data sections follow the object table, the strings and the metadata.
-	k := uint32(2)
+	head := 2
 	if w.meta != nil {
-		k = 3
+		head = 3
+	}
+	parts := make([]dataPart, len(rd.Sections))
+	for i, s := range rd.Sections {
+		parts[i] = dataPart{s: s, size: uint64(s.USize)}
+	}
+	limit := 0
+	if w.cfg.maxSections > 0 {
+		limit = max(1, w.cfg.maxSections-head)
+	}
+	pl, err := planData(parts, uint64(w.cfg.sectionSize), func(int) bool { return false }, limit)
+	if err != nil {
+		return err
 	}
 	for i := 0; i < len(w.table); i += ObjectEntrySize {
 		e := w.table[i:]
-		binary.LittleEndian.PutUint32(e[12:], binary.LittleEndian.Uint32(e[12:])+k)
+		start, offset := binary.LittleEndian.Uint32(e[12:]), binary.LittleEndian.Uint32(e[16:])
+		if int(start) < len(parts) { // else an empty object of an empty package
+			g, off := pl.pos(int(start), uint64(offset))
+			start, offset = uint32(g), uint32(off)
+		}
+		binary.LittleEndian.PutUint32(e[12:], start+uint32(head))
+		binary.LittleEndian.PutUint32(e[16:], offset)
 	}
+	bw := bpx.NewWriter(w.dst, w.rewriteOptions()...)
+	bw.SetType(bpx.TypePackage)
+	bw.SetTypeExt(w.ext.Marshal())
 	tables := w.tableOptions()
-	put := func(b []byte) func(io.Writer) error {
-		return func(out io.Writer) error { _, err := out.Write(b); return err }
+	err = bw.WriteSection(SectionObjectTable, tables, w.table)
+	if err == nil {
+		err = bw.WriteSection(SectionStrings, tables, w.names.Bytes())
 	}
-	return bpx.Rewrite(w.dst, rd, func(e *bpx.Editor) error {
-		if err := e.Insert(0, SectionObjectTable, tables, put(w.table)); err != nil {
-			return err
-		}
-		if err := e.Insert(1, SectionStrings, tables, put(w.names.Bytes())); err != nil {
-			return err
-		}
-		if w.meta != nil {
-			return e.Insert(2, SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, put(w.meta))
-		}
-		return nil
-	}, w.rewriteOptions()...)
+	if err == nil && w.meta != nil {
+		err = bw.WriteSection(SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, w.meta)
+	}
+	if err == nil {
+		err = pl.write(bw, w.dataOptions())
+	}
+	if err != nil {
+		bw.Abort(err)
+		return err
+	}
+	return bw.Close()
 }
 
 // finishData finishes the last object and the temporary container of the

@@ -22,6 +22,7 @@ type writerConfig struct {
 	concurrency       int // 0: the root writer's default
 	tempDir           string
 	memoryLimit       int64
+	maxSections       int // 0: no limit
 	addProgress       func(name string, n int64)
 }
 
@@ -33,6 +34,7 @@ func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 		compression: bpx.CompressXZ,
 		checksum:    bpx.ChecksumCRC32,
 		memoryLimit: defaultWriterMemoryLimit,
+		maxSections: bpx.ReferenceMaxSections,
 	}
 	var err error
 	for _, o := range opts {
@@ -123,6 +125,22 @@ func WithSectionSize(n int64) WriterOption {
 			return optionError("WithSectionSize", n, fmt.Sprintf("outside [1, %d]", int64(bpx.DefaultMaxSectionSize)))
 		}
 		cfg.sectionSize = n
+		return nil
+	}
+}
+
+// WithMaxSections sets the most sections a package written or edited may
+// have (default bpx.ReferenceMaxSections, the most the reference SDK reads
+// through a buffered reader); 0 lifts the limit, for readers that do not
+// need it (this module's read any number). n must be 0 or at least 4
+// (the tables, the metadata and one data section). See Writer for how the
+// writers keep within it and what it costs.
+func WithMaxSections(n int) WriterOption {
+	return func(cfg *writerConfig) error {
+		if n < 0 || (n > 0 && n < 4) {
+			return optionError("WithMaxSections", n, "neither 0 nor at least 4")
+		}
+		cfg.maxSections = n
 		return nil
 	}
 }
