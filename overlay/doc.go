@@ -29,8 +29,9 @@
 // file, or a directory with everything under it. The layer itself and the
 // layers above it can add the names again. Packages store the list in
 // their metadata under the key "__removed__" (pack.RemovedKey), an Array
-// of Strings, since BPX has no field for it; pack.Writer.Remove writes it
-// and *pack.Package implements Remover. Other BPX readers ignore the key.
+// of Strings (past 255 names, several names a String), since BPX has no
+// field for it; pack.Writer.Remove writes it and *pack.Package implements
+// Remover. Other BPX readers ignore the key.
 //
 // A mod is written against one version of its base, so removing a name
 // that the layers below do not hold is not an error: the removal simply
@@ -58,12 +59,12 @@
 // A hostile layer can hide or replace any name of the layers below it,
 // which is what a mod is for; it cannot affect layers above it. Its
 // removal list costs memory linear in its length, which for a package is
-// bounded by its metadata section (at most 255 names, each a checked fs
-// path); New fails with an error matching bpx.ErrFormat, naming the layer
-// and the name, for a removal that is not a valid fs path. The directory
-// cache holds only directories that exist in the layers, at most one
-// entry each, whatever names callers look up. Lookups cost one probe per
-// layer that shows the parent directory, plus, the first time a directory
-// is seen, one per layer and path element; a deep name costs what as many
-// short ones do.
+// bounded by its metadata section (a few bytes per name, each a checked
+// fs path, any number of them); New fails with an error matching
+// bpx.ErrFormat, naming the layer and the name, for a removal that is not
+// a valid fs path. The directory cache holds only directories that exist
+// in the layers, at most one entry each, whatever names callers look up.
+// Lookups cost one probe per layer that shows the parent directory, plus,
+// the first time a directory is seen, one per layer and path element; a
+// deep name costs what as many short ones do.
 package overlay

@@ -32,15 +32,21 @@ func files(kv ...string) fstest.MapFS {
 // given, and opens it.
 func packOf(t testing.TB, m fstest.MapFS, removed ...string) *pack.Package {
 	t.Helper()
+	return packWith(t, func(w *pack.Writer) error {
+		if err := w.AddFS(m); err != nil || len(removed) == 0 {
+			return err
+		}
+		return w.Remove(removed...)
+	})
+}
+
+// packWith writes a package set up by setup and opens it.
+func packWith(t testing.TB, setup func(*pack.Writer) error) *pack.Package {
+	t.Helper()
 	var buf bytes.Buffer
 	w := pack.NewWriter(&buf, pack.WithCompression(bpx.CompressNone))
-	if err := w.AddFS(m); err != nil {
+	if err := setup(w); err != nil {
 		t.Fatal(err)
-	}
-	if len(removed) > 0 {
-		if err := w.Remove(removed...); err != nil {
-			t.Fatal(err)
-		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -50,6 +56,12 @@ func packOf(t testing.TB, m fstest.MapFS, removed ...string) *pack.Package {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// packWithMeta writes an empty package with the metadata meta and opens it.
+func packWithMeta(t testing.TB, meta *sd.Object) *pack.Package {
+	t.Helper()
+	return packWith(t, func(w *pack.Writer) error { return w.SetMetadata(meta) })
 }
 
 // dirFS writes m to a temporary directory and returns it as os.DirFS.
@@ -422,16 +434,7 @@ func TestRemoverLayers(t *testing.T) {
 		t.Errorf("Removed error: %v", err)
 	}
 	// A package whose metadata holds a bad list.
-	var buf bytes.Buffer
-	w := pack.NewWriter(&buf)
-	w.SetMetadata(sd.NewObject().Set(pack.RemovedKey, sd.Array(sd.String("../../etc"))))
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := packWithMeta(t, sd.NewObject().Set(pack.RemovedKey, sd.Array(sd.String("../../etc"))))
 	if _, err := overlay.New(base, p); !errors.Is(err, bpx.ErrFormat) || !strings.Contains(err.Error(), "layer 1") {
 		t.Errorf("package with a bad removal list: %v", err)
 	}

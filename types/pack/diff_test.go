@@ -181,22 +181,7 @@ func TestPatchProperty(t *testing.T) {
 			tb = fstest.MapFS{}
 		}
 		a, b := packOfTree(t, ta), packOfTree(t, tb)
-		changes, err := pack.Diff(a, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		w := pack.NewWriter(&buf)
-		if err := pack.WritePatch(w, a, b, changes); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		patch, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		patch, changes := patchOf(t, a, b)
 		stack, err := overlay.New(a, patch)
 		if err != nil {
 			t.Fatal(err)
@@ -213,6 +198,29 @@ func TestPatchProperty(t *testing.T) {
 			t.Fatalf("round %d: unpacked %v, want %v", round, got, want)
 		}
 	}
+}
+
+// patchOf writes and opens the patch package from a to b, and returns it
+// with the changes it was written from.
+func patchOf(t testing.TB, a, b fs.FS) (*pack.Package, []pack.Change) {
+	t.Helper()
+	changes, err := pack.Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf)
+	if err := pack.WritePatch(w, a, b, changes); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	patch, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return patch, changes
 }
 
 func mapsEqual(a, b map[string]string) bool {

@@ -63,7 +63,18 @@
 // naming a file or a directory (which removes everything under it).
 // Writer.Remove records names, Package.Removed reads and validates them,
 // which makes a *Package an overlay.Remover. Other BPX readers ignore the
-// key. An Array holds at most 255 names.
+// key.
+//
+// A BPXSD Array holds at most 255 values, so a longer list packs several
+// names into each String ("//a/b//c//d/e.png": valid names never hold
+// "//"); the list is one Array in every case, of any length (the metadata
+// section is the bound). This matters to the reference SDK, which reads
+// package metadata only if it holds at most 15 Arrays and Objects in all,
+// the root included (sd.ReferenceMaxDepth): the removal list takes one of
+// them. Metadata of your own that uses more than the other 13 is beyond
+// the reference whatever the list. Readers also accept the Array of
+// Arrays (groups) that earlier versions wrote past 255 names, which the
+// reference cannot read from 3,316 names on.
 //
 // # Editing, diffing and patching
 //
@@ -133,8 +144,11 @@
 //     sections hold, a hostile package to many times more: Unpack writes
 //     each object in full. Check the sizes that Objects reports before
 //     unpacking a package you do not trust to a disk that could fill.
-//   - Removed returns at most 255 names (one BPXSD Array), each checked to
-//     be a valid fs path other than "." (no "..", no absolute path).
+//   - Removed returns the names of the metadata section's removal list, in
+//     memory linear in the section's size (a few bytes per name, the
+//     section being at most 4 GiB like any), each checked to be a valid fs
+//     path other than "." (no "..", no absolute path, no empty name in a
+//     packed String); an error names the element and the name.
 //   - Container limits (section count, section size, xz dictionary) are
 //     those of package bpx, set with WithReaderOptions.
 //
