@@ -2,6 +2,7 @@ package bpx
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -194,10 +195,14 @@ func (w *Writer) newEntry(typ uint8) (*wentry, error) {
 	return e, nil
 }
 
-// failure returns the first error the Writer met, if any.
+// failure returns the first error the Writer met, if any; once the
+// context of WithContext is done, that is the context's cause.
 func (w *Writer) failure() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.err == nil && w.cfg.ctx != nil && w.cfg.ctx.Err() != nil {
+		w.err = fmt.Errorf("bpx: writer stopped: %w", context.Cause(w.cfg.ctx))
+	}
 	return w.err
 }
 
@@ -397,7 +402,11 @@ func (w *Writer) writeOut() error {
 	h.Checksum = headerChecksum(hb[:], table)
 	hb = h.Marshal()
 
-	bw := bufio.NewWriterSize(w.dst, 64<<10)
+	dst := w.dst
+	if w.cfg.ctx != nil {
+		dst = stopWriter{w}
+	}
+	bw := bufio.NewWriterSize(dst, 64<<10)
 	if _, err := bw.Write(hb[:]); err != nil {
 		return err
 	}
@@ -439,6 +448,17 @@ var copyBuffers = newFreeList(2, func() *[]byte { b := make([]byte, 1<<20); retu
 
 // onlyWriter hides the ReadFrom of a writer from io.CopyBuffer.
 type onlyWriter struct{ io.Writer }
+
+// stopWriter is the underlying writer of a Writer with a context: a write
+// fails once the context is done (see failure).
+type stopWriter struct{ w *Writer }
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if err := s.w.failure(); err != nil {
+		return 0, err
+	}
+	return s.w.dst.Write(p)
+}
 
 // sectionWriter is the io.Writer CreateSection returns.
 type sectionWriter struct {
