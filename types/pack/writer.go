@@ -202,6 +202,9 @@ func (w *Writer) tmpWriter() (*bpx.Writer, error) {
 	if w.cfg.tempDir != "" {
 		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
 	}
+	if w.cfg.ctx != nil {
+		opts = append(opts, bpx.WithContext(w.cfg.ctx))
+	}
 	w.bw = bpx.NewWriter(f, opts...)
 	return w.bw, nil
 }
@@ -371,6 +374,9 @@ func (w *Writer) rewriteOptions() []bpx.WriterOption {
 	opts := []bpx.WriterOption{bpx.WithMemoryLimit(w.cfg.memoryLimit)}
 	if w.cfg.tempDir != "" {
 		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
+	}
+	if w.cfg.ctx != nil {
+		opts = append(opts, bpx.WithContext(w.cfg.ctx))
 	}
 	return opts
 }
