@@ -279,7 +279,11 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 		go func() { sumErr <- sum.of(in) }()
 	}
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
-	flag, err := compressBody(in, out, o, w.maxEncoders)
+	var dst io.Writer = out
+	if w.cfg.ctx != nil {
+		dst = stopWriter{w, out}
+	}
+	flag, err := compressBody(in, dst, o, w.maxEncoders)
 	if serr := <-sumErr; err == nil {
 		err = serr
 	}
@@ -404,7 +408,7 @@ func (w *Writer) writeOut() error {
 
 	dst := w.dst
 	if w.cfg.ctx != nil {
-		dst = stopWriter{w}
+		dst = stopWriter{w, dst}
 	}
 	bw := bufio.NewWriterSize(dst, 64<<10)
 	if _, err := bw.Write(hb[:]); err != nil {
@@ -449,15 +453,19 @@ var copyBuffers = newFreeList(2, func() *[]byte { b := make([]byte, 1<<20); retu
 // onlyWriter hides the ReadFrom of a writer from io.CopyBuffer.
 type onlyWriter struct{ io.Writer }
 
-// stopWriter is the underlying writer of a Writer with a context: a write
-// fails once the context is done (see failure).
-type stopWriter struct{ w *Writer }
+// stopWriter wraps the underlying writer, and the output of compressions,
+// of a Writer with a context: a write fails once the context is done (see
+// failure), so that a long compression stops too.
+type stopWriter struct {
+	w   *Writer
+	dst io.Writer
+}
 
 func (s stopWriter) Write(p []byte) (int, error) {
 	if err := s.w.failure(); err != nil {
 		return 0, err
 	}
-	return s.w.dst.Write(p)
+	return s.dst.Write(p)
 }
 
 // sectionWriter is the io.Writer CreateSection returns.

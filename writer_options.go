@@ -226,10 +226,10 @@ func WithTempDir(dir string) WriterOption {
 // WithContext makes the Writer stop once ctx is done (a program that
 // was interrupted, say): writing or creating a section then fails, and so
 // does Close, with an error wrapping context.Cause(ctx), and Close removes
-// the temporary files as after any failure. Compressions under way finish
-// first (one section each, up to WithConcurrency of them); what is left is
-// not compressed, and once Close has begun writing the container it stops
-// at its next write to the underlying writer.
+// the temporary files as after any failure. A compression under way stops
+// at its next output (an xz stream writes one at least every 2 MiB of
+// input), and once Close has begun writing the container it stops at its
+// next write to the underlying writer. ctx must not be nil.
 func WithContext(ctx context.Context) WriterOption {
 	return func(c *writerConfig) error {
 		if ctx == nil {

@@ -172,8 +172,7 @@ func WithTempDir(dir string) WriterOption {
 // program that was interrupted, say): what it writes then fails with an
 // error wrapping context.Cause(ctx), and so does Close, which removes the
 // temporary files as after any failure (see bpx.WithContext). EditFile
-// then leaves the package as it was. Cancelling ctx stops an edit or a
-// pack within a section's compression (one per core at most); ctx must not be nil.
+// then leaves the package as it was. ctx must not be nil.
 func WithContext(ctx context.Context) WriterOption {
 	return func(cfg *writerConfig) error {
 		if ctx == nil {
