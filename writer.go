@@ -281,7 +281,7 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
 	var dst io.Writer = out
 	if w.cfg.ctx != nil {
-		dst = stopWriter{w, out}
+		dst = newStopWriter(w, out)
 	}
 	flag, err := compressBody(in, dst, o, w.maxEncoders)
 	if serr := <-sumErr; err == nil {
@@ -408,7 +408,7 @@ func (w *Writer) writeOut() error {
 
 	dst := w.dst
 	if w.cfg.ctx != nil {
-		dst = stopWriter{w, dst}
+		dst = newStopWriter(w, dst)
 	}
 	bw := bufio.NewWriterSize(dst, 64<<10)
 	if _, err := bw.Write(hb[:]); err != nil {
@@ -455,15 +455,24 @@ type onlyWriter struct{ io.Writer }
 
 // stopWriter wraps the underlying writer, and the output of compressions,
 // of a Writer with a context: a write fails once the context is done (see
-// failure), so that a long compression stops too.
+// failure), so that a long compression stops too. Compressors write often
+// (zlib every few hundred bytes): a write costs one channel poll.
 type stopWriter struct {
-	w   *Writer
-	dst io.Writer
+	w    *Writer
+	dst  io.Writer
+	done <-chan struct{}
+}
+
+// newStopWriter returns the stopWriter of w writing to dst.
+func newStopWriter(w *Writer, dst io.Writer) stopWriter {
+	return stopWriter{w, dst, w.cfg.ctx.Done()}
 }
 
 func (s stopWriter) Write(p []byte) (int, error) {
-	if err := s.w.failure(); err != nil {
-		return 0, err
+	select {
+	case <-s.done:
+		return 0, s.w.failure()
+	default:
 	}
 	return s.dst.Write(p)
 }
