@@ -2,6 +2,7 @@ package bpx
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -194,10 +195,14 @@ func (w *Writer) newEntry(typ uint8) (*wentry, error) {
 	return e, nil
 }
 
-// failure returns the first error the Writer met, if any.
+// failure returns the first error the Writer met, if any; once the
+// context of WithContext is done, that is the context's cause.
 func (w *Writer) failure() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.err == nil && w.cfg.ctx != nil && w.cfg.ctx.Err() != nil {
+		w.err = fmt.Errorf("bpx: writer stopped: %w", context.Cause(w.cfg.ctx))
+	}
 	return w.err
 }
 
@@ -274,7 +279,11 @@ func (w *Writer) compress(e *wentry, in *spool.Buffer, o *SectionOptions) {
 		go func() { sumErr <- sum.of(in) }()
 	}
 	out := spool.New(w.cfg.tempDir, w.cfg.spoolThreshold)
-	flag, err := compressBody(in, out, o, w.maxEncoders)
+	var dst io.Writer = out
+	if w.cfg.ctx != nil {
+		dst = newStopWriter(w, out)
+	}
+	flag, err := compressBody(in, dst, o, w.maxEncoders)
 	if serr := <-sumErr; err == nil {
 		err = serr
 	}
@@ -397,7 +406,11 @@ func (w *Writer) writeOut() error {
 	h.Checksum = headerChecksum(hb[:], table)
 	hb = h.Marshal()
 
-	bw := bufio.NewWriterSize(w.dst, 64<<10)
+	dst := w.dst
+	if w.cfg.ctx != nil {
+		dst = newStopWriter(w, dst)
+	}
+	bw := bufio.NewWriterSize(dst, 64<<10)
 	if _, err := bw.Write(hb[:]); err != nil {
 		return err
 	}
@@ -439,6 +452,30 @@ var copyBuffers = newFreeList(2, func() *[]byte { b := make([]byte, 1<<20); retu
 
 // onlyWriter hides the ReadFrom of a writer from io.CopyBuffer.
 type onlyWriter struct{ io.Writer }
+
+// stopWriter wraps the underlying writer, and the output of compressions,
+// of a Writer with a context: a write fails once the context is done (see
+// failure), so that a long compression stops too. Compressors write often
+// (zlib every few hundred bytes): a write costs one channel poll.
+type stopWriter struct {
+	w    *Writer
+	dst  io.Writer
+	done <-chan struct{}
+}
+
+// newStopWriter returns the stopWriter of w writing to dst.
+func newStopWriter(w *Writer, dst io.Writer) stopWriter {
+	return stopWriter{w, dst, w.cfg.ctx.Done()}
+}
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	select {
+	case <-s.done:
+		return 0, s.w.failure()
+	default:
+	}
+	return s.dst.Write(p)
+}
 
 // sectionWriter is the io.Writer CreateSection returns.
 type sectionWriter struct {

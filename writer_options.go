@@ -1,6 +1,7 @@
 package bpx
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 )
@@ -157,6 +158,7 @@ type writerConfig struct {
 	memoryLimit    int64
 	tempDir        string
 	concurrency    int
+	ctx            context.Context // nil: never stops
 }
 
 func newWriterConfig(opts []WriterOption) (writerConfig, error) {
@@ -219,6 +221,23 @@ func WithMemoryLimit(n int64) WriterOption {
 // os.TempDir()).
 func WithTempDir(dir string) WriterOption {
 	return func(c *writerConfig) error { c.tempDir = dir; return nil }
+}
+
+// WithContext makes the Writer stop once ctx is done (a program that
+// was interrupted, say): writing or creating a section then fails, and so
+// does Close, with an error wrapping context.Cause(ctx), and Close removes
+// the temporary files as after any failure. A compression under way stops
+// at its next output (an xz stream writes one at least every 2 MiB of
+// input), and once Close has begun writing the container it stops at its
+// next write to the underlying writer. ctx must not be nil.
+func WithContext(ctx context.Context) WriterOption {
+	return func(c *writerConfig) error {
+		if ctx == nil {
+			return optionError("WithContext", ctx, "nil context")
+		}
+		c.ctx = ctx
+		return nil
+	}
 }
 
 // WithConcurrency sets how many sections are compressed at the same time

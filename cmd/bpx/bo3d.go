@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -69,7 +70,7 @@ func writeBO3DModel(e *env, name string, f *bo3d.File) error {
 		_, err := e.Stdout.Write(buf.Bytes())
 		return err
 	}
-	return bpx.SaveFile(name, func(w io.Writer) error { return bo3d.WriteModel(w, f, bo3dModelOptions) })
+	return saveFile(name, func(_ context.Context, w io.Writer) error { return bo3d.WriteModel(w, f, bo3dModelOptions) })
 }
 
 // readBO3D reads and decodes the named file, "-" meaning standard input.

@@ -107,7 +107,7 @@ and --generator fill the package's TypeExt; --meta stores metadata. The
 package has at most --max-sections sections (339, the most the reference
 SDK reads through a buffered reader): past about 336 times --section-size
 of data, sections grow to fit, and reading one small file decodes its
-whole section.`,
+whole section.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
@@ -148,7 +148,7 @@ symbolic link stays one, and the file it points to is edited (all edits
 do so). An edit of PACKAGE while another runs waits for it and then
 fails saying that PACKAGE changed (all edits do so): run it again. The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
-even when a PATH holds them (a note names the first two).`,
+even when a PATH holds them (a note names the first two).` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx textures"},
@@ -161,7 +161,7 @@ even when a PATH holds them (a note names the first two).`,
 	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
 everything below it. A NAME that matches nothing is an error and nothing is
 written. Removed bytes stay in their data sections (bpx info counts them as
-dead bytes) until --compact or bpx repack re-encodes those sections.`,
+dead bytes) until --compact or bpx repack re-encodes those sections.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Remove a directory and reclaim its bytes in the same step.", "bpx rm --compact game.bpx textures/old"},
@@ -172,7 +172,7 @@ dead bytes) until --compact or bpx repack re-encodes those sections.`,
 	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE OLD NEW",
 	Summary: "rename an object or a directory of a package",
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
-exist. Only the object table and the strings are rewritten.`,
+exist. Only the object table and the strings are rewritten.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Rename a directory, writing the result to a new package.", "bpx mv -o renamed.bpx game.bpx textures tex"},
@@ -187,7 +187,7 @@ replaced and removed objects), without them, and joins neighbouring data
 sections that together fit a section (1 MiB; 4 MiB with -l max); the other
 sections, and sections of other types than a package's, are copied as they
 are. --all re-encodes every data section with -c, to change the
-compression of a whole package.`,
+compression of a whole package.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Reclaim the bytes that removed and replaced objects left behind.", "bpx repack game.bpx"},
@@ -210,7 +210,7 @@ directory, anywhere below it is refused, naming the entry, as bpx pack and
 bpx add refuse it: a link is never followed nor skipped, and no patch is
 written. Exit status as diff(1): 0 when A and B hold the same files, 1
 when they differ, 2 on trouble (bad usage, an unreadable or damaged input,
-a symbolic link), unlike the other commands, which use 1 for bad input.`,
+a symbolic link), unlike the other commands, which use 1 for bad input.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},
@@ -254,7 +254,7 @@ column name, one row a line. Free (deleted) rows are skipped.`,
 	Doc: `Convert PNG images to a BPX texture: one image makes a 2D texture,
 several an array, six with --cubemap a cube map (+X, -X, +Y, -Y, +Z, -Z).
 Sides must be powers of two. IN.png "-" reads standard input (then -o is
-required); -o - writes to standard output.`,
+required); -o - writes to standard output.` + interruptDoc,
 	Examples: []example{
 		{"Convert a PNG to a texture, sky.bpx.", "bpx texture import sky.png"},
 		{"Make a cube map from six faces.", "bpx texture import --cubemap -o cube.bpx px.png nx.png py.png ny.png pz.png nz.png"},
@@ -265,7 +265,7 @@ required); -o - writes to standard output.`,
 	Usage:   "[-o OUT] [--layer N] IN.bpx",
 	Summary: "convert a layer of a BPX texture to PNG",
 	Doc: `Write one layer of a BPX texture as a PNG. Float textures become 16-bit
-grey PNGs clamped to [0, 1]. -o - writes to standard output.`,
+grey PNGs clamped to [0, 1]. -o - writes to standard output.` + interruptDoc,
 	Examples: []example{
 		{"Write layer 2 of a texture array as a PNG.", "bpx texture export --layer 2 -o layer2.png array.bpx"},
 	},
@@ -299,7 +299,7 @@ beside the name map.`,
 their transforms, keyframes and bones, and a summary of each mesh. -o
 converts it to a BPX model ('M') with xz-compressed, CRC32-checked sections
 and the entity hierarchy in a structured-data section. FILE "-" reads
-standard input; -o - writes to standard output.`,
+standard input; -o - writes to standard output.` + interruptDoc,
 	Examples: []example{
 		{"Dump a BO3D mesh as JSON.", "bpx bo3d --json ship.bo3d"},
 		{"Convert it to a BPX model.", "bpx bo3d -o ship.bpx ship.bo3d"},

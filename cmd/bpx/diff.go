@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/types/pack"
 )
@@ -53,8 +53,8 @@ func (f *diffFlags) run(e *env, pos []string) int {
 		return f.trouble(e, namePath(err, pos))
 	}
 	if f.patch != "" {
-		err := bpx.SaveFile(f.patch, func(w io.Writer) error {
-			pw := pack.NewWriter(w)
+		err := saveFile(f.patch, func(ctx context.Context, w io.Writer) error {
+			pw := pack.NewWriter(w, pack.WithContext(ctx))
 			if err := pack.WritePatch(pw, trees[0], trees[1], changes); err != nil {
 				pw.Close()
 				return err
@@ -100,9 +100,11 @@ func (f *diffFlags) run(e *env, pos []string) int {
 }
 
 // trouble reports err with diff(1)'s status for trouble, 2: 1 means the
-// trees differ.
+// trees differ (or 130 or 143 when interrupted).
 func (f *diffFlags) trouble(e *env, err error) int {
-	e.fail(err)
+	if status := e.fail(err); status != exitFail {
+		return status
+	}
 	return exitUsage
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -41,12 +42,14 @@ func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) in
 	if out == "" {
 		out = editTarget(name)
 	}
-	err := pack.EditFileTo(name, out, func(ed *pack.Editor) error {
-		if f.compact {
-			ed.Compact()
-		}
-		return fn(ed)
-	}, pack.WithCompression(c), pack.WithLevel(f.level), pack.WithMaxSections(f.maxSections))
+	err := interruptible(func(ctx context.Context) error {
+		return pack.EditFileTo(name, out, func(ed *pack.Editor) error {
+			if f.compact {
+				ed.Compact()
+			}
+			return fn(ed)
+		}, pack.WithCompression(c), pack.WithLevel(f.level), pack.WithMaxSections(f.maxSections), pack.WithContext(ctx))
+	})
 	if err != nil {
 		return e.fail(err)
 	}

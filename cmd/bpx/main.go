@@ -12,7 +12,9 @@
 // (-name is accepted too), and may come before, between or after the
 // arguments; "--" ends them. Data goes to standard output, diagnostics to
 // standard error. The exit status is 0 on success, 1 when a check fails or
-// the input is bad, and 2 on bad usage.
+// the input is bad, and 2 on bad usage. A command that writes files and is
+// interrupted by SIGINT or SIGTERM removes its temporary files, leaves its
+// output as it was and exits with 130 or 143 (interrupt.go).
 //
 // Names that bpx did not choose (object names, file names, paths from the
 // command line or a URL) are printed for a terminal by the rules of package
@@ -37,6 +39,7 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // failed check, bad input, I/O error
 	exitUsage = 2 // bad command line
+	// 128 + the signal's number: interrupted (see interrupted.status)
 )
 
 // env is what a command may touch: its streams, whether stderr is a
@@ -57,6 +60,9 @@ var errUsage = errors.New("usage")
 // names raw), and returns the exit status it deserves.
 func (e *env) fail(err error) int {
 	fmt.Fprintf(e.Stderr, "bpx %s: %s\n", e.cmd.Name, termsafe.Message(err.Error()))
+	if status, ok := interruptStatus(err); ok {
+		return status
+	}
 	if errors.Is(err, errUsage) {
 		return exitUsage
 	}

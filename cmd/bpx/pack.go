@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -106,8 +107,8 @@ func (f *packFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	bar := newProgress(e, f.quiet, fsys.size, "packing")
-	err = bpx.SaveFile(out, func(w io.Writer) error {
-		pw := pack.NewWriter(w, append(opts, pack.WithAddProgress(func(_ string, n int64) { bar.Add(n) }))...)
+	err = saveFile(out, func(ctx context.Context, w io.Writer) error {
+		pw := pack.NewWriter(w, append(opts, pack.WithContext(ctx), pack.WithAddProgress(func(_ string, n int64) { bar.Add(n) }))...)
 		pw.SetTypeExt(ext)
 		if metadata != nil {
 			if err := pw.SetMetadata(metadata); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -186,7 +187,7 @@ func readTexture(name string) (*texture.Texture, error) {
 // output for "-".
 func saveOutput(e *env, name string, write func(io.Writer) error) error {
 	if name != "-" {
-		return bpx.SaveFile(name, write)
+		return saveFile(name, func(_ context.Context, w io.Writer) error { return write(w) })
 	}
 	var buf bytes.Buffer // nothing reaches stdout unless the whole output succeeds
 	if err := write(&buf); err != nil {

@@ -210,6 +210,9 @@ func (w *Writer) tmpWriter() (*bpx.Writer, error) {
 	if w.cfg.tempDir != "" {
 		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
 	}
+	if w.cfg.ctx != nil {
+		opts = append(opts, bpx.WithContext(w.cfg.ctx))
+	}
 	w.bw = bpx.NewWriter(f, opts...)
 	return w.bw, nil
 }
@@ -400,6 +403,9 @@ func (w *Writer) rewriteOptions() []bpx.WriterOption {
 	opts := []bpx.WriterOption{bpx.WithMemoryLimit(w.cfg.memoryLimit)}
 	if w.cfg.tempDir != "" {
 		opts = append(opts, bpx.WithTempDir(w.cfg.tempDir))
+	}
+	if w.cfg.ctx != nil {
+		opts = append(opts, bpx.WithContext(w.cfg.ctx))
 	}
 	return opts
 }

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gobpx/bpx"
@@ -24,6 +25,7 @@ type writerConfig struct {
 	memoryLimit       int64
 	maxSections       int // 0: no limit
 	addProgress       func(name string, n int64)
+	ctx               context.Context // nil: never stops
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.
@@ -182,6 +184,21 @@ func WithConcurrency(n int) WriterOption {
 // os.TempDir()).
 func WithTempDir(dir string) WriterOption {
 	return func(cfg *writerConfig) error { cfg.tempDir = dir; return nil }
+}
+
+// WithContext makes the Writer, or the Editor, stop once ctx is done (a
+// program that was interrupted, say): what it writes then fails with an
+// error wrapping context.Cause(ctx), and so does Close, which removes the
+// temporary files as after any failure (see bpx.WithContext). EditFile
+// then leaves the package as it was. ctx must not be nil.
+func WithContext(ctx context.Context) WriterOption {
+	return func(cfg *writerConfig) error {
+		if ctx == nil {
+			return optionError("WithContext", ctx, "nil context")
+		}
+		cfg.ctx = ctx
+		return nil
+	}
 }
 
 // WithMemoryLimit bounds the bytes of compressed sections kept in memory
