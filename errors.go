@@ -28,6 +28,11 @@ var (
 	// ErrTooLarge is returned when the input exceeds one of the
 	// configured limits (section count, section size, xz dictionary).
 	ErrTooLarge = bpxerr.ErrTooLarge
+
+	// ErrSignature is returned when a file that must be signed (package
+	// sign) is not, is signed by no trusted key, or does not match its
+	// signature.
+	ErrSignature = bpxerr.ErrSignature
 )
 
 // FormatError describes malformed input: what was wrong and at which byte

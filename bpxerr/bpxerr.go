@@ -30,4 +30,8 @@ var (
 	// ErrTooLarge is returned when the input exceeds one of the
 	// configured or documented limits.
 	ErrTooLarge = errors.New("bpx: limit exceeded")
+
+	// ErrSignature is returned when a file that must be signed is not,
+	// is signed by no trusted key, or does not match its signature.
+	ErrSignature = errors.New("bpx: signature check failed")
 )

@@ -1,0 +1,98 @@
+// Package sign signs BPX files and verifies them against their authors'
+// keys, so that a player, or a game loading a mod, can tell who made a
+// file and that nobody changed a byte of it on the way. It works on any
+// BPX container (packages, textures, shaders); package types/pack uses it
+// for pack.WithTrustedKeys and pack.WithSigningKey.
+//
+// # Keys and signatures
+//
+// Keys are Ed25519 keys in OpenSSH's formats: the secret key is an
+// "OPENSSH PRIVATE KEY" PEM file (optionally encrypted with a passphrase,
+// as ssh-keygen writes it), the public key one authorized_keys line
+// ("ssh-ed25519 AAAA... comment"). A key is named by its ID, the SHA-256
+// fingerprint that ssh-keygen -l prints ("SHA256:..."). A modder's
+// existing ~/.ssh/id_ed25519 signs as well as one made by GenerateKey.
+//
+// A signature is an OpenSSH SSHSIG signature (PROTOCOL.sshsig: the
+// "SSHSIG" blob, namespace Namespace, hash sha512) of the manifest, so
+// that ssh-keygen -Y verify -n bpx verifies it too: the manifest is the
+// message, and its signature the blob of an armored "SSH SIGNATURE".
+//
+// A KeyRing is the set of keys a reader trusts, read from a file with one
+// public key per line as authorized_keys and .pub files hold them (and
+// ssh's allowed_signers lines, whose principals are taken as the comment);
+// blank lines and lines starting with # are ignored.
+//
+// # What a signed file holds
+//
+// A signed file is a BPX file whose last section, of type SectionType
+// (0xF0), holds a manifest and one or more signatures of it. Other
+// readers skip the section: the reference SDK looks sections up by type
+// and ignores types it does not know, so signed packages read there as
+// before. All integers are little-endian, as in BPX.
+//
+// The signature section:
+//
+//	magic       8 bytes  "BPXSIG\x00\x01"
+//	manifest    u32 length, then the manifest
+//	signatures  u32 count (1 to MaxSignatures), then each: u32 length
+//	            (at most 4096), then the SSHSIG blob (binary, unarmored)
+//
+// The manifest, the message each signature signs:
+//
+//	magic       8 bytes  "BPXMAN\x00\x01"
+//	hash        u8: 1 = SHA-256; 3 bytes zero
+//	chunk       u32: the chunk size, a power of two from 4 KiB to 16 MiB
+//	            (ChunkSize when this package writes it)
+//	type        u8, version u32, type ext 16 bytes: the main header's
+//	sections    u32 N: the sections before the signature section, then
+//	            their N 24-byte section headers exactly as in the table
+//	data        u64 start, u64 end: the byte range of the file after the
+//	            section table up to the signature section
+//	digests     SHA-256 of each chunk of [start, end) in order, the last
+//	            one possibly shorter: ceil((end-start)/chunk) times 32 bytes
+//
+// A file matches its manifest when its main header has the manifest's
+// type, version and type ext and N+1 sections, its first N section headers
+// are the manifest's byte for byte, the last one is the signature
+// section (SectionType) at offset end, the table ends at start (40 + 24 *
+// (N+1)), the file is exactly as long as the signature section's end, and
+// every chunk hashes to its digest. So a signature binds the whole file:
+// a signature section moved to another file, reordered or changed
+// sections, appended or removed bytes, a stripped signature (when keys
+// are required) and any flipped bit are all detected. The signature
+// section's own header and bytes are not in the manifest (adding a
+// signature changes them); they are checked by parsing and by the
+// signatures themselves.
+//
+// SHA-256 is the digest: it is the standard one, ssh-keygen and every
+// platform have it, and with the SHA extensions of current x86 and ARM
+// processors Go computes it at over 1.5 GB/s, faster than the data can be
+// decompressed. Chunks of 64 KiB make the manifest 0.05% of the file
+// (32 bytes per 64 KiB) and let a reader over HTTP verify a few chunks
+// around what it reads rather than the whole file.
+//
+// # Reading
+//
+// Open checks the signatures of a file against a KeyRing, and the file
+// against the manifest, and returns a Verified: an io.ReaderAt that
+// returns only bytes that match the manifest. Every read is served from
+// whole chunks that were hashed and compared before any byte of them is
+// returned (a few verified chunks are cached, so that reading a section
+// in small pieces hashes each chunk once). Opening a container, a package
+// or an overlay over a Verified, locally or over HTTP (package remote),
+// thus never returns a byte that does not match what the author signed.
+//
+// # Security
+//
+// Everything in a file, the signature section included, may come from an
+// attacker; no byte is trusted before a signature by a trusted key over
+// the manifest checks. Limits: the signature section is at most
+// MaxSectionSize bytes (read whole at Open, after its size is checked
+// against the file's), at most MaxSignatures signatures of at most 4096
+// bytes each, chunks from 4 KiB to 16 MiB, the manifest's section count
+// must equal the header's minus one and its digest count must be the one
+// its data range implies. A Verified caches at most CacheChunks verified
+// chunks (1 MiB at the default chunk size). Only Ed25519 keys are
+// accepted; other key types are an error naming the type.
+package sign
