@@ -1,7 +1,6 @@
 package sign
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/gobpx/bpx"
@@ -22,5 +21,3 @@ var (
 	// chunk), or the signature section is malformed.
 	ErrTampered = fmt.Errorf("sign: the file does not match its signature: %w", bpx.ErrSignature)
 )
-
-var errTODO = errors.New("sign: not implemented yet")

@@ -65,48 +65,63 @@ func (k *PrivateKey) SignMessage(msg []byte) ([]byte, error) {
 // or key type, or a signature that does not verify is an error matching
 // bpx.ErrSignature.
 func VerifyMessage(sig, msg []byte) (PublicKey, error) {
-	bad := func(what string) (PublicKey, error) {
-		return PublicKey{}, fmt.Errorf("sign: SSHSIG signature: %s: %w", what, bpx.ErrSignature)
-	}
-	if len(sig) > maxSignatureBlob {
-		return bad("too long")
-	}
-	rest, ok := strings.CutPrefix(string(sig), sshsigMagic)
-	if !ok {
-		return bad("no SSHSIG magic")
-	}
-	var blob sshsig
-	if err := ssh.Unmarshal([]byte(rest), &blob); err != nil {
-		return bad(err.Error())
-	}
-	if blob.Version != 1 {
-		return bad(fmt.Sprintf("version %d", blob.Version))
-	}
-	if blob.Namespace != Namespace {
-		return bad(fmt.Sprintf("namespace %q, not %q", blob.Namespace, Namespace))
-	}
-	if blob.HashAlg != "sha512" {
-		return bad(fmt.Sprintf("hash %q", blob.HashAlg))
-	}
-	pk, err := ssh.ParsePublicKey(blob.PublicKey)
+	blob, pk, pub, err := parseSSHSIG(sig)
 	if err != nil {
-		return bad(err.Error())
-	}
-	pub, err := fromSSH(pk, "")
-	if err != nil {
-		return PublicKey{}, fmt.Errorf("%w: %w", err, bpx.ErrSignature)
+		return PublicKey{}, err
 	}
 	var s ssh.Signature
 	if err := ssh.Unmarshal(blob.Signature, &s); err != nil {
-		return bad(err.Error())
+		return PublicKey{}, badSignature(err.Error())
 	}
 	if s.Format != ssh.KeyAlgoED25519 {
-		return bad(fmt.Sprintf("a %s signature", s.Format))
+		return PublicKey{}, badSignature(fmt.Sprintf("a %s signature", s.Format))
 	}
 	if err := pk.Verify(messageToSign(msg), &s); err != nil {
-		return bad("does not verify")
+		return PublicKey{}, badSignature("does not verify")
 	}
 	return pub, nil
+}
+
+// badSignature returns the error of a malformed or failed SSHSIG blob.
+func badSignature(what string) error {
+	return fmt.Errorf("sign: SSHSIG signature: %s: %w", what, bpx.ErrSignature)
+}
+
+// parseSSHSIG decodes the SSHSIG blob sig and its Ed25519 key, without
+// verifying the signature.
+func parseSSHSIG(sig []byte) (sshsig, ssh.PublicKey, PublicKey, error) {
+	var blob sshsig
+	fail := func(err error) (sshsig, ssh.PublicKey, PublicKey, error) {
+		return blob, nil, PublicKey{}, err
+	}
+	if len(sig) > maxSignatureBlob {
+		return fail(badSignature("too long"))
+	}
+	rest, ok := strings.CutPrefix(string(sig), sshsigMagic)
+	if !ok {
+		return fail(badSignature("no SSHSIG magic"))
+	}
+	if err := ssh.Unmarshal([]byte(rest), &blob); err != nil {
+		return fail(badSignature(err.Error()))
+	}
+	if blob.Version != 1 {
+		return fail(badSignature(fmt.Sprintf("version %d", blob.Version)))
+	}
+	if blob.Namespace != Namespace {
+		return fail(badSignature(fmt.Sprintf("namespace %q, not %q", blob.Namespace, Namespace)))
+	}
+	if blob.HashAlg != "sha512" {
+		return fail(badSignature(fmt.Sprintf("hash %q", blob.HashAlg)))
+	}
+	pk, err := ssh.ParsePublicKey(blob.PublicKey)
+	if err != nil {
+		return fail(badSignature(err.Error()))
+	}
+	pub, err := fromSSH(pk, "")
+	if err != nil {
+		return fail(fmt.Errorf("%w: %w", err, bpx.ErrSignature))
+	}
+	return blob, pk, pub, nil
 }
 
 // ArmorSignature returns the SSHSIG blob sig armored as ssh-keygen -Y

@@ -1,8 +1,19 @@
 package sign
 
-import "io"
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
 
-// CacheChunks is how many verified chunks a Verified keeps.
+	"github.com/gobpx/bpx"
+)
+
+// CacheChunks is how many verified chunks a Verified keeps (fewer when
+// the file's chunks are larger than ChunkSize: at most CacheChunks *
+// ChunkSize bytes, or one chunk).
 const CacheChunks = 16
 
 // Verified is a signed file whose signature by a trusted key checked and
@@ -12,7 +23,14 @@ const CacheChunks = 16
 // an error matching ErrTampered and bpx.ErrSignature, and none of its
 // bytes are returned. It is safe for concurrent use.
 type Verified struct {
-	// unexported fields
+	r          io.ReaderAt
+	size       int64
+	head, tail []byte // [0, start) and [end, size), checked at Open
+	start, end int64  // the data range, read in verified chunks
+	chunk      int64
+	m          *manifest
+	signers    []PublicKey
+	cache      *chunkCache
 }
 
 // Open checks that the BPX file r (size bytes) is signed by a key of
@@ -20,24 +38,190 @@ type Verified struct {
 // An unsigned file is ErrUnsigned, one signed by no key of trusted that
 // verifies ErrUntrusted, one that does not match ErrTampered; all match
 // bpx.ErrSignature. Open reads the main header, the section table and
-// the signature section, not the data.
+// the signature section, not the data. An error reading r is returned as
+// it is; a file that is not a BPX container at all matches both
+// bpx.ErrSignature and the container's error (bpx.ErrFormat, ...).
 func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
-	return nil, errTODO
+	_, f, err := load(r, size)
+	if err != nil {
+		var re *readError
+		if errors.As(err, &re) || errors.Is(err, bpx.ErrSignature) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", err, bpx.ErrSignature)
+	}
+	var signers []PublicKey
+	var untrusted []string
+	invalid := 0
+	for _, sig := range f.ss.signatures {
+		k, err := VerifyMessage(sig, f.ss.manifest)
+		if err != nil {
+			invalid++
+			continue
+		}
+		t, ok := trusted.Lookup(k)
+		switch {
+		case !ok:
+			untrusted = append(untrusted, k.ID())
+		case !hasKey(signers, t):
+			signers = append(signers, t)
+		}
+	}
+	if len(signers) == 0 {
+		var why []string
+		if len(untrusted) > 0 {
+			why = append(why, "signed by "+strings.Join(untrusted, ", "))
+		}
+		if invalid > 0 {
+			why = append(why, fmt.Sprintf("%d signatures that do not verify", invalid))
+		}
+		return nil, fmt.Errorf("%w (%s)", ErrUntrusted, strings.Join(why, "; "))
+	}
+	if err := f.match(); err != nil {
+		return nil, err
+	}
+	return &Verified{
+		r: r, size: size,
+		head: f.l.head, tail: f.sec,
+		start: int64(f.m.start), end: int64(f.m.end), chunk: int64(f.m.chunk),
+		m: f.m, signers: signers, cache: newChunkCache(f.m.chunk),
+	}, nil
 }
 
-// ReadAt implements io.ReaderAt over the verified file.
-func (v *Verified) ReadAt(p []byte, off int64) (int, error) { return 0, errTODO }
+// hasKey reports whether keys holds k.
+func hasKey(keys []PublicKey, k PublicKey) bool {
+	for _, x := range keys {
+		if x.Equal(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadAt implements io.ReaderAt over the verified file. A read that
+// reaches a chunk that does not match returns the bytes before that chunk
+// and an error matching ErrTampered that names the chunk's byte range.
+func (v *Verified) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("sign: read at negative offset %d", off)
+	}
+	if off >= v.size {
+		return 0, io.EOF
+	}
+	eof := false
+	if int64(len(p)) > v.size-off {
+		p, eof = p[:v.size-off], true
+	}
+	n := 0
+	if off < v.start {
+		n = copy(p, v.head[off:])
+	}
+	if pos := off + int64(n); n < len(p) && pos < v.end {
+		k, err := v.readData(p[n:n+int(min(int64(len(p)-n), v.end-pos))], pos)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	if n < len(p) {
+		n += copy(p[n:], v.tail[off+int64(n)-v.end:])
+	}
+	if eof {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readData fills p, which lies in [start, end), from verified chunks and
+// returns how many bytes are good.
+func (v *Verified) readData(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		pos := off + int64(n)
+		i := (pos - v.start) / v.chunk
+		cs := v.start + i*v.chunk
+		cl := min(v.chunk, v.end-cs)
+		if pos == cs && int64(len(p)-n) >= cl {
+			// Whole chunks: read them in place with one read, check each.
+			whole := (int64(len(p)-n) - cl) / v.chunk // more after the first
+			q := p[n : int64(n)+min(v.end-cs, cl+whole*v.chunk)]
+			if err := readFull(v.r, q, cs); err != nil {
+				clear(q)
+				return n, err
+			}
+			for j := int64(0); j < int64(len(q)); j += v.chunk {
+				c := q[j:min(j+v.chunk, int64(len(q)))]
+				if err := v.check(i+j/v.chunk, c); err != nil {
+					clear(q[j:])
+					return n, err
+				}
+				n += len(c)
+			}
+			continue
+		}
+		k, err := v.fromChunk(i, p[n:], pos-cs)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// fromChunk copies chunk i's bytes from offset off into p, from the cache
+// or after loading and checking the chunk.
+func (v *Verified) fromChunk(i int64, p []byte, off int64) (int, error) {
+	if n, ok := v.cache.copyOut(i, p, off); ok {
+		return n, nil
+	}
+	cs := v.start + i*v.chunk
+	buf := v.cache.buffer(int(min(v.chunk, v.end-cs)))
+	if err := readFull(v.r, buf, cs); err != nil {
+		return 0, err
+	}
+	if err := v.check(i, buf); err != nil {
+		return 0, err
+	}
+	n := copy(p, buf[off:])
+	v.cache.put(i, buf)
+	return n, nil
+}
+
+// check compares chunk i's bytes with its digest.
+func (v *Verified) check(i int64, p []byte) error {
+	if d := sha256.Sum256(p); !bytes.Equal(d[:], v.m.digest(i)) {
+		cs := v.start + i*v.chunk
+		return fmt.Errorf("%w: chunk %d, bytes [%d, %d), does not match its SHA-256 digest", ErrTampered, i, cs, cs+int64(len(p)))
+	}
+	return nil
+}
 
 // Size returns the file's size.
-func (v *Verified) Size() int64 { return 0 }
+func (v *Verified) Size() int64 { return v.size }
 
 // Signers returns the trusted keys whose signatures verified, as the
 // KeyRing names them, in the order of the signatures.
-func (v *Verified) Signers() []PublicKey { return nil }
+func (v *Verified) Signers() []PublicKey { return append([]PublicKey(nil), v.signers...) }
 
 // VerifyAll reads and checks every chunk of the file, as a whole-file
-// check does (bpx verify): nil when every byte matches.
-func (v *Verified) VerifyAll() error { return errTODO }
+// check does (bpx verify): nil when every byte matches. It reads the
+// header, the table and the signature section again too, so that it
+// checks the file as it is now.
+func (v *Verified) VerifyAll() error {
+	for _, part := range []struct {
+		b   []byte
+		off int64
+	}{{v.head, 0}, {v.tail, v.end}} {
+		b := make([]byte, len(part.b))
+		if err := readFull(v.r, b, part.off); err != nil {
+			return err
+		}
+		if !bytes.Equal(b, part.b) {
+			return fmt.Errorf("%w: bytes [%d, %d) changed since the file was opened", ErrTampered, part.off, part.off+int64(len(b)))
+		}
+	}
+	return forChunks(v.r, v.start, v.end-v.start, uint32(v.chunk), chunkBuffer(uint32(v.chunk)), v.check)
+}
 
 // Signature is one signature of a file, as Inspect finds it.
 type Signature struct {
@@ -56,5 +240,158 @@ type Status struct {
 
 // Inspect reports who signed the file r and whether it verifies, trusting
 // no key: for bpx info and the explorer. It reads what Open reads; an
-// error is returned only when r cannot be read.
-func Inspect(r io.ReaderAt, size int64) (*Status, error) { return nil, errTODO }
+// error is returned only when r cannot be read. A file that is not a BPX
+// container is unsigned, with the container's error as Problem.
+func Inspect(r io.ReaderAt, size int64) (*Status, error) {
+	l, f, err := load(r, size)
+	var re *readError
+	switch {
+	case errors.As(err, &re):
+		return nil, err
+	case errors.Is(err, ErrUnsigned):
+		return &Status{}, nil
+	case err != nil:
+		return &Status{Signed: l != nil, Problem: err}, nil
+	}
+	st := &Status{Signed: true}
+	for _, sig := range f.ss.signatures {
+		k, err := VerifyMessage(sig, f.ss.manifest)
+		if err != nil {
+			_, _, k, _ = parseSSHSIG(sig)
+		}
+		st.Signatures = append(st.Signatures, Signature{Key: k, Valid: err == nil})
+	}
+	st.Problem = f.match()
+	st.Matches = st.Problem == nil
+	return st, nil
+}
+
+// signedFile is a signed file's header, table and signature section,
+// parsed.
+type signedFile struct {
+	l   *layout
+	sec []byte      // the signature section's bytes
+	ss  *sigSection // parsed
+	m   *manifest   // ss.manifest, parsed
+}
+
+// tampered returns an error matching ErrTampered.
+func tampered(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrTampered}, args...)...)
+}
+
+// load reads the header, the table and the signature section of r and
+// parses them. It returns the layout whenever the file has a signature
+// section, also with an error. The signature section's header must be
+// what Sign writes, and its size at most MaxSectionSize and inside the
+// file, before its bytes are read.
+func load(r io.ReaderAt, size int64) (*layout, *signedFile, error) {
+	l, err := readLayout(r, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	if i := l.misplaced(); i >= 0 {
+		return l, nil, tampered("section %d is a signature section (type %#x) but not the last", i, SectionType)
+	}
+	if !l.signed() {
+		return nil, nil, ErrUnsigned
+	}
+	last := len(l.secs) - 1
+	sh, e := &l.secs[last], l.entry(last)
+	switch {
+	case sh.Flags != 0:
+		return l, nil, tampered("signature section (section %d): flags %#x, not 0", last, sh.Flags)
+	case sh.Checksum != 0:
+		return l, nil, tampered("signature section (section %d): checksum %#x, not 0", last, sh.Checksum)
+	case sh.CSize != sh.USize:
+		return l, nil, tampered("signature section (section %d): CSize %d differs from USize %d", last, sh.CSize, sh.USize)
+	case e[22]|e[23] != 0:
+		return l, nil, tampered("signature section (section %d): reserved bytes %#x %#x, not 0", last, e[22], e[23])
+	case sh.USize > MaxSectionSize:
+		return l, nil, tampered("signature section (section %d): %d bytes, more than %d", last, sh.USize, MaxSectionSize)
+	case sh.Pointer < uint64(len(l.head)) || sh.Pointer > uint64(size) || uint64(sh.USize) > uint64(size)-sh.Pointer:
+		return l, nil, tampered("signature section (section %d): bytes [%d, %d) outside the file's data [%d, %d)",
+			last, sh.Pointer, sh.Pointer+uint64(sh.USize), len(l.head), size)
+	}
+	f := &signedFile{l: l, sec: make([]byte, sh.USize)}
+	if err := readFull(r, f.sec, int64(sh.Pointer)); err != nil {
+		return l, nil, err
+	}
+	if f.ss, err = parseSigSection(f.sec); err != nil {
+		return l, nil, tampered("%v", err)
+	}
+	if f.m, err = parseManifest(f.ss.manifest); err != nil {
+		return l, nil, tampered("signature section: %v", err)
+	}
+	return l, f, nil
+}
+
+// match checks the file against its manifest (see the package
+// documentation) and says what differs.
+func (f *signedFile) match() error {
+	l, m := f.l, f.m
+	n := m.sections()
+	switch {
+	case l.main.Type != m.typ:
+		return tampered("main header: type %#x, signed %#x", l.main.Type, m.typ)
+	case l.main.Version != m.version:
+		return tampered("main header: version %d, signed %d", l.main.Version, m.version)
+	case l.main.TypeExt != m.typeExt:
+		return tampered("main header: type ext %x, signed %x", l.main.TypeExt, m.typeExt)
+	case len(l.secs) != n+1:
+		return tampered("main header: %d sections, signed %d and the signature section", len(l.secs), n)
+	}
+	for i := 0; i < n; i++ {
+		got, want := l.entry(i), m.table[i*bpx.SectionHeaderSize:(i+1)*bpx.SectionHeaderSize]
+		if !bytes.Equal(got, want) {
+			return tampered("section %d: %s", i, headerDiff(got, want))
+		}
+	}
+	sh := &l.secs[n]
+	end := sh.Pointer + uint64(sh.USize)
+	switch {
+	case m.start != uint64(len(l.head)):
+		return tampered("the section table ends at %d, the signed data starts at %d", len(l.head), m.start)
+	case sh.Pointer != m.end:
+		return tampered("the signature section starts at %d, the signed data ends at %d", sh.Pointer, m.end)
+	case end != uint64(l.size):
+		return tampered("the file is %d bytes, its signature section ends at %d", l.size, end)
+	case l.main.FileSize != uint64(l.size):
+		return tampered("main header: FileSize %d, the file is %d bytes", l.main.FileSize, l.size)
+	case !l.checksumOK():
+		return tampered("main header: checksum %#x, the header and table sum to %#x", l.main.Checksum, headerChecksum(l.head))
+	}
+	return nil
+}
+
+// headerDiff names the fields in which section header got differs from
+// the signed one.
+func headerDiff(got, want []byte) string {
+	g, w := decodeSectionHeader(got), decodeSectionHeader(want)
+	var d []string
+	add := func(field string, a, b any) {
+		d = append(d, fmt.Sprintf("%s %v, signed %v", field, a, b))
+	}
+	if g.Pointer != w.Pointer {
+		add("Pointer", g.Pointer, w.Pointer)
+	}
+	if g.CSize != w.CSize {
+		add("CSize", g.CSize, w.CSize)
+	}
+	if g.USize != w.USize {
+		add("USize", g.USize, w.USize)
+	}
+	if g.Checksum != w.Checksum {
+		add("Checksum", fmt.Sprintf("%#x", g.Checksum), fmt.Sprintf("%#x", w.Checksum))
+	}
+	if g.Type != w.Type {
+		add("Type", fmt.Sprintf("%#x", g.Type), fmt.Sprintf("%#x", w.Type))
+	}
+	if g.Flags != w.Flags {
+		add("Flags", fmt.Sprintf("%#x", g.Flags), fmt.Sprintf("%#x", w.Flags))
+	}
+	if !bytes.Equal(got[22:], want[22:]) {
+		add("Reserved", fmt.Sprintf("%x", got[22:]), fmt.Sprintf("%x", want[22:]))
+	}
+	return strings.Join(d, ", ")
+}

@@ -1,0 +1,138 @@
+package sign
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gobpx/bpx"
+)
+
+// layout is the main header and the section table of a BPX file, as
+// stored.
+type layout struct {
+	head []byte              // the main header and the table, byte for byte
+	main bpx.MainHeader      // the main header
+	secs []bpx.SectionHeader // the section headers, in table order
+	size int64               // the file's size
+}
+
+// readLayout reads the main header and the section table of the BPX
+// file r of size bytes: versions 1 and 2 only (a version-0 draft file
+// cannot be signed). The table must fit in the file and hold at most
+// bpx.DefaultMaxSections sections, so what it allocates is bounded by
+// the file's size. The header checksum is not checked (see checksumOK).
+func readLayout(r io.ReaderAt, size int64) (*layout, error) {
+	if size < bpx.MainHeaderSize {
+		return nil, bpx.NewFormatError(0, "a file of %d bytes is too short for a BPX header", size)
+	}
+	var hb [bpx.MainHeaderSize]byte
+	if err := readFull(r, hb[:], 0); err != nil {
+		return nil, err
+	}
+	if [3]byte(hb[:3]) != bpx.Signature {
+		return nil, bpx.NewFormatError(0, "bad signature %q", hb[:3])
+	}
+	main := bpx.MainHeader{
+		Type:       hb[3],
+		Checksum:   binary.LittleEndian.Uint32(hb[4:]),
+		FileSize:   binary.LittleEndian.Uint64(hb[8:]),
+		SectionNum: binary.LittleEndian.Uint32(hb[16:]),
+		Version:    binary.LittleEndian.Uint32(hb[20:]),
+		TypeExt:    [16]byte(hb[24:40]),
+	}
+	if main.Version != bpx.Version1 && main.Version != bpx.Version2 {
+		return nil, fmt.Errorf("sign: BPX version %d: only versions 1 and 2 are signed: %w", main.Version, bpx.ErrUnsupported)
+	}
+	n := int64(main.SectionNum)
+	if room := (size - bpx.MainHeaderSize) / bpx.SectionHeaderSize; n > room {
+		return nil, bpx.NewFormatError(16, "%d sections declared, the file has room for %d", n, room)
+	}
+	if n > bpx.DefaultMaxSections {
+		return nil, fmt.Errorf("sign: %d sections (limit %d): %w", n, bpx.DefaultMaxSections, bpx.ErrTooLarge)
+	}
+	head := make([]byte, bpx.MainHeaderSize+n*bpx.SectionHeaderSize)
+	copy(head, hb[:])
+	if err := readFull(r, head[bpx.MainHeaderSize:], bpx.MainHeaderSize); err != nil {
+		return nil, err
+	}
+	l := &layout{head: head, main: main, secs: make([]bpx.SectionHeader, n), size: size}
+	for i := range l.secs {
+		l.secs[i] = decodeSectionHeader(l.entry(i))
+	}
+	return l, nil
+}
+
+// entry returns the 24 bytes of section i's header.
+func (l *layout) entry(i int) []byte {
+	off := bpx.MainHeaderSize + i*bpx.SectionHeaderSize
+	return l.head[off : off+bpx.SectionHeaderSize]
+}
+
+// signed reports whether the last section is a signature section.
+func (l *layout) signed() bool {
+	return len(l.secs) > 0 && l.secs[len(l.secs)-1].Type == SectionType
+}
+
+// misplaced returns the index of a signature section that is not the
+// last section, or -1.
+func (l *layout) misplaced() int {
+	for i := 0; i < len(l.secs)-1; i++ {
+		if l.secs[i].Type == SectionType {
+			return i
+		}
+	}
+	return -1
+}
+
+// checksumOK reports whether the main header's checksum is right.
+func (l *layout) checksumOK() bool { return l.main.Checksum == headerChecksum(l.head) }
+
+// headerChecksum is the BPX header checksum of head, the main header
+// and the table: the weak sum of every byte but the checksum field's.
+func headerChecksum(head []byte) uint32 {
+	return bpx.WeakChecksum(bpx.WeakChecksum(0, head[:4]), head[8:])
+}
+
+// decodeSectionHeader decodes a 24-byte section header.
+func decodeSectionHeader(b []byte) bpx.SectionHeader {
+	return bpx.SectionHeader{
+		Pointer:  binary.LittleEndian.Uint64(b[0:]),
+		CSize:    binary.LittleEndian.Uint32(b[8:]),
+		USize:    binary.LittleEndian.Uint32(b[12:]),
+		Checksum: binary.LittleEndian.Uint32(b[16:]),
+		Type:     b[20],
+		Flags:    b[21],
+	}
+}
+
+// buildHead returns a main header and table: main with its SectionNum,
+// FileSize and Checksum set, followed by table.
+func buildHead(main bpx.MainHeader, table []byte, fileSize int64) []byte {
+	main.SectionNum = uint32(len(table) / bpx.SectionHeaderSize)
+	main.FileSize = uint64(fileSize)
+	main.Checksum = 0
+	hb := main.Marshal()
+	head := append(hb[:], table...)
+	binary.LittleEndian.PutUint32(head[4:], headerChecksum(head))
+	return head
+}
+
+// readFull reads len(p) bytes at off; a short file is io.ErrUnexpectedEOF.
+func readFull(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return &readError{fmt.Errorf("sign: reading %d bytes at offset %d: %w", len(p), off, err)}
+}
+
+// readError is an error of the io.ReaderAt, not of its bytes.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
