@@ -118,7 +118,99 @@ func parseFileLayout(t testing.TB, file []byte) fileLayout {
 // attacker who edits the table would.
 func rebuild(file []byte) []byte {
 	n := int(binary.LittleEndian.Uint32(file[16:]))
+	if n > (len(file)-40)/24 {
+		return file // the table does not fit: nothing to sum
+	}
 	sum := bpx.WeakChecksum(bpx.WeakChecksum(0, file[:4]), file[8:40+24*n])
 	binary.LittleEndian.PutUint32(file[4:], sum)
 	return file
+}
+
+// part is one section of a container assemble writes.
+type part struct {
+	hdr  bpx.SectionHeader
+	body []byte
+}
+
+// parts returns the sections of file with their stored bytes.
+func parts(t testing.TB, file []byte) (bpx.MainHeader, []part) {
+	t.Helper()
+	r, err := bpx.NewReader(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []part
+	for _, s := range r.Sections {
+		ps = append(ps, part{s.SectionHeader, file[s.Pointer : s.Pointer+uint64(s.StoredSize())]})
+	}
+	return r.Header, ps
+}
+
+// assemble writes a container of ps in order, each Pointer the running
+// offset, with a right FileSize and header checksum: what an attacker
+// who rearranges a file writes.
+func assemble(main bpx.MainHeader, ps []part) []byte {
+	off := uint64(40 + 24*len(ps))
+	var table, data []byte
+	for _, p := range ps {
+		p.hdr.Pointer = off
+		hb := p.hdr.Marshal()
+		table = append(table, hb[:]...)
+		data = append(data, p.body...)
+		off += uint64(len(p.body))
+	}
+	main.SectionNum = uint32(len(ps))
+	main.FileSize = off
+	hb := main.Marshal()
+	return rebuild(append(append(hb[:], table...), data...))
+}
+
+// sigBody is a signature section, decoded from the format in the package
+// documentation.
+type sigBody struct {
+	manifest []byte
+	sigs     [][]byte
+}
+
+func parseSigBody(t testing.TB, b []byte) sigBody {
+	t.Helper()
+	if string(b[:8]) != "BPXSIG\x00\x01" {
+		t.Fatalf("magic %q", b[:8])
+	}
+	n := binary.LittleEndian.Uint32(b[8:])
+	s := sigBody{manifest: b[12 : 12+n]}
+	b = b[12+n:]
+	count := binary.LittleEndian.Uint32(b)
+	b = b[4:]
+	for range count {
+		l := binary.LittleEndian.Uint32(b)
+		s.sigs = append(s.sigs, b[4:4+l])
+		b = b[4+l:]
+	}
+	if len(b) != 0 {
+		t.Fatalf("%d bytes after the signatures", len(b))
+	}
+	return s
+}
+
+func (s sigBody) marshal() []byte {
+	b := append([]byte("BPXSIG\x00\x01"), binary.LittleEndian.AppendUint32(nil, uint32(len(s.manifest)))...)
+	b = append(b, s.manifest...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.sigs)))
+	for _, sig := range s.sigs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(sig)))
+		b = append(b, sig...)
+	}
+	return b
+}
+
+// withSigBody returns the signed file with its signature section replaced
+// by body (header, FileSize and checksum fixed).
+func withSigBody(t testing.TB, file []byte, body []byte) []byte {
+	t.Helper()
+	main, ps := parts(t, file)
+	last := &ps[len(ps)-1]
+	last.body = body
+	last.hdr.CSize, last.hdr.USize = uint32(len(body)), uint32(len(body))
+	return assemble(main, ps)
 }
