@@ -35,7 +35,9 @@ const MaxSectionSize = 64<<20 + 1<<20
 // and the signature section is appended. A src that is already signed is
 // signed anew: if its manifest still matches, its signatures are kept and
 // keys' are added (a key signing twice counts once); otherwise they are
-// dropped. src is read twice: once to hash, once to copy; the copy is
+// dropped. A file of exactly bpx.ReferenceMaxSections sections is not
+// signed (bpx.ErrTooLarge): the signature section would make it one more
+// than the reference SDK reads. src is read twice: once to hash, once to copy; the copy is
 // hashed again, so that a src changed in between is an error rather than
 // a file that does not match its signature.
 func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
@@ -50,6 +52,10 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 	s, err := newSource(src, size)
 	if err != nil {
 		return err
+	}
+	if s.n == bpx.ReferenceMaxSections {
+		return fmt.Errorf("sign: the file has %d sections: a signature section would be one more than the reference SDK reads (bpx.ReferenceMaxSections; bpx repack --max-sections %d makes room): %w",
+			s.n, bpx.ReferenceMaxSections-1, bpx.ErrTooLarge)
 	}
 	start := int64(bpx.MainHeaderSize + (s.n+1)*bpx.SectionHeaderSize)
 	dataLen := s.dataEnd - s.dataOff
