@@ -43,7 +43,7 @@
 //	magic       8 bytes  "BPXMAN\x00\x01"
 //	hash        u8: 1 = SHA-256; 3 bytes zero
 //	chunk       u32: the chunk size, a power of two from 4 KiB to 16 MiB
-//	            (ChunkSize when this package writes it; larger over 128 GiB)
+//	            (ChunkSize when this package writes it; larger over 129 GiB)
 //	type        u8, version u32, type ext 16 bytes: the main header's
 //	sections    u32 N: the sections before the signature section, then
 //	            their N 24-byte section headers exactly as in the table
@@ -112,7 +112,7 @@
 // it, and a read of whole chunks is checked in the caller's buffer,
 // which is cleared from the first chunk that does not match. Sign holds
 // the manifest (32 bytes per chunk) and a 1 MiB buffer, and picks a
-// larger chunk for files over 128 GiB so that the manifest stays within
+// larger chunk for files over 129 GiB so that the manifest stays within
 // MaxSectionSize. Only Ed25519 keys are accepted; other key types are an
 // error naming the type.
 package sign

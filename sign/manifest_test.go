@@ -7,7 +7,7 @@ import (
 	"github.com/gobpx/bpx"
 )
 
-// TestChooseChunk: ChunkSize up to 128 GiB of data, then larger chunks
+// TestChooseChunk: ChunkSize up to 129 GiB of data, then larger chunks
 // keep the signature section within MaxSectionSize, up to 16 MiB chunks.
 func TestChooseChunk(t *testing.T) {
 	for _, c := range []struct {
@@ -18,7 +18,8 @@ func TestChooseChunk(t *testing.T) {
 		{4, 0, ChunkSize},
 		{4, 100 << 30, ChunkSize},
 		{4, 127 << 30, ChunkSize},
-		{4, 140 << 30, 2 * ChunkSize},
+		{4, 129 << 30, ChunkSize},
+		{4, 130 << 30, 2 * ChunkSize},
 		{339, 1 << 40, 512 << 10},
 		{4, 30 << 40, maxChunk},
 	} {
