@@ -321,3 +321,32 @@ func TestReadAtAllocations(t *testing.T) {
 		t.Errorf("a read of whole chunks: %v allocations", a)
 	}
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestOpenReadsNoData: Open and Inspect read the header, the table and
+// the signature section, not a byte of the data.
+func TestOpenReadsNoData(t *testing.T) {
+	k := testKey(t, "k")
+	signed := signBytes(t, container(t, 1<<20, 1<<20), k)
+	lay := parseFileLayout(t, signed)
+	want := lay.start + lay.sigEnd - lay.end
+	c := &countingReader{r: bytes.NewReader(signed)}
+	if _, err := sign.Open(c, int64(len(signed)), ring(k)); err != nil || c.n != want {
+		t.Fatalf("Open read %d bytes (%v), want %d", c.n, err, want)
+	}
+	c.n = 0
+	if _, err := sign.Inspect(c, int64(len(signed))); err != nil || c.n != want {
+		t.Fatalf("Inspect read %d bytes (%v), want %d", c.n, err, want)
+	}
+}
