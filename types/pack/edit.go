@@ -498,7 +498,7 @@ func (e *Editor) Close() error {
 			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
 		}
 	}
-	pl, err := e.nw.cfg.plan(parts, sec, join, limit, head+len(foreign))
+	pl, err := planData(parts, sec, join, limit)
 	if err != nil {
 		return err
 	}
