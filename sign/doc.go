@@ -71,9 +71,10 @@
 //
 // Sign leaves a file's bytes as they are, but moves every section by 24
 // bytes; it refuses a file whose sections do not all lie after the table
-// (they could not move) and one of exactly bpx.ReferenceMaxSections
-// sections, which the signature section would make unreadable for the
-// reference SDK. Re-signing a signed file keeps its layout; Strip gives
+// (they could not move). The signature section is one more section: a
+// file of bpx.ReferenceMaxSections sections signed has one more than the
+// reference SDK reads through a buffered reader, so the package writers
+// keep one section free for it (pack.WithSigningKey). Re-signing a signed file keeps its layout; Strip gives
 // back the unsigned file byte for byte.
 //
 // SHA-256 is the digest: it is the standard one, ssh-keygen and every

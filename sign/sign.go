@@ -39,9 +39,10 @@ const MaxSectionSize = 64<<20 + 1<<20
 // dropped. src is read twice: once to hash, once to copy; the copy is
 // checked against a CRC-32C of each chunk taken by the hash pass, so
 // that a src changed in between is an error rather than a file that does
-// not match its signature. A file of exactly bpx.ReferenceMaxSections sections is not
-// signed (bpx.ErrTooLarge): the signature section would make it one more
-// than the reference SDK reads.
+// not match its signature. The signature section is one more section:
+// a file of bpx.ReferenceMaxSections sections becomes one that the
+// reference SDK cannot read through a buffered reader (the package
+// writers keep one section free for it; bpx sign warns).
 func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
 	if len(keys) == 0 {
 		return errors.New("sign: no key to sign with")
@@ -54,10 +55,6 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 	s, err := newSource(src, size)
 	if err != nil {
 		return err
-	}
-	if s.n == bpx.ReferenceMaxSections {
-		return fmt.Errorf("sign: the file has %d sections: a signature section would be one more than the reference SDK reads (bpx.ReferenceMaxSections; bpx repack --max-sections %d makes room): %w",
-			s.n, bpx.ReferenceMaxSections-1, bpx.ErrTooLarge)
 	}
 	start := int64(bpx.MainHeaderSize + (s.n+1)*bpx.SectionHeaderSize)
 	dataLen := s.dataEnd - s.dataOff
