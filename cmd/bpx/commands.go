@@ -50,14 +50,18 @@ Nothing else is decompressed or verified: bpx verify does that.`,
 	Setup: setupInfo,
 }, {
 	Name:    "verify",
-	Usage:   "[-q] FILE...",
-	Summary: "check header and section checksums, decompress every section, check package tables",
+	Usage:   "[-q] [--trusted KEYS] FILE...",
+	Summary: "check header and section checksums, decompress every section, check package tables and signatures",
 	Doc: `Check the header checksum of each FILE, decompress every section and
 check its checksum, and check the object table of a package. Each FILE gets
 one line on standard output, "ok" or "FAILED", and each problem one line on
-standard error. The exit status is 1 when any file fails.`,
+standard error. The exit status is 1 when any file fails. With --trusted,
+a FILE must also be signed (bpx sign) by a key of the trusted-keys file
+KEYS, and every byte of it must match what the key signed: the "ok" line
+names the keys that signed.`,
 	Examples: []example{
 		{"Check every file of a directory quietly; the exit status says if any failed.", "bpx verify -q assets/*.bpx"},
+		{"Check that a mod is signed by a key in trusted.keys and unchanged.", "bpx verify --trusted trusted.keys mod.bpx"},
 	},
 	Setup: setupVerify,
 }, {
@@ -217,6 +221,46 @@ a symbolic link), unlike the other commands, which use 1 for bad input.` + inter
 		{"Write the patch that turns old.bpx into new.bpx (apply: bpx unpack -L patch.bpx old.bpx).", "bpx diff --patch patch.bpx old.bpx new.bpx"},
 	},
 	Setup: setupDiff,
+}, {
+	Name:    "keygen",
+	Usage:   "-o NAME [-C COMMENT] [--passphrase-file FILE]",
+	Summary: "make a key pair that signs packages: the secret key NAME, the public key NAME.pub",
+	Doc: `Make an Ed25519 key pair in OpenSSH's formats, as ssh-keygen -t ed25519
+-f NAME does: the secret key in NAME (mode 0600), the public key, one line,
+in NAME.pub, and print the key's ID (its SHA256 fingerprint). Existing files
+are never overwritten. The secret key is encrypted with a passphrase: that of
+--passphrase-file, else of $BPX_PASSPHRASE, else one typed twice when
+standard input is a terminal (no echo); an empty one, or no terminal, leaves
+it unencrypted, so that scripts and CI can sign. Sign with the secret key
+(bpx sign, bpx pack --key); players trust the public key: its line in a
+trusted-keys file, one key a line, that --trusted reads. An existing
+~/.ssh/id_ed25519 signs as well.`,
+	Memory: quickMemory,
+	Examples: []example{
+		{"Make the key pair modkey (secret) and modkey.pub (public).", "bpx keygen -C alice@example.org -o modkey"},
+	},
+	Setup: setupKeygen,
+}, {
+	Name:    "sign",
+	Usage:   "--key SECRET [--passphrase-file FILE] [-o OUT] FILE",
+	Summary: "sign a package (any BPX file) with a secret key",
+	Doc: `Sign FILE with the secret key SECRET: the file gains a signature section
+(a SHA-256 digest of every 64 KiB of the file and an OpenSSH SSHSIG
+signature of those digests), which bpx verify --trusted, and --trusted on
+cat, ls, unpack and -L, check; other BPX readers skip it. Its other bytes
+are kept as they are. A file already signed by others keeps their
+signatures. FILE is replaced atomically (or -o writes OUT), so a failed
+sign leaves it as it was; a FILE that is a symbolic link stays one. An
+encrypted SECRET's passphrase comes from --passphrase-file, else
+$BPX_PASSPHRASE, else is asked for when standard input is a terminal.
+Editing a signed package (add, rm, mv, repack) removes its signature
+unless --key signs it again.` + interruptDoc,
+	Memory: boundedMemory,
+	Examples: []example{
+		{"Sign a package in place with the key bpx keygen made.", "bpx sign --key modkey mod.bpx"},
+		{"Sign with an SSH key, writing a signed copy.", "bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx"},
+	},
+	Setup: setupSign,
 }, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/remote"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -82,6 +83,27 @@ func openContainer(name string) (*container, error) {
 		return nil, err
 	}
 	return &container{rd, closeInput}, nil
+}
+
+// openSigned opens the BPX file or URL name, which must be signed by a
+// key of trusted: its sections then read through the returned Verified,
+// which returns only bytes that match what the key signed.
+func openSigned(name string, trusted *sign.KeyRing) (*container, *sign.Verified, error) {
+	r, size, closeInput, err := openInput(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := sign.Open(r, size, trusted)
+	if err != nil {
+		closeInput()
+		return nil, nil, err
+	}
+	rd, err := bpx.NewReader(v, size)
+	if err != nil {
+		closeInput()
+		return nil, nil, err
+	}
+	return &container{rd, closeInput}, v, nil
 }
 
 // packageFile is an opened package, local or remote.

@@ -7,14 +7,19 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
+	"github.com/gobpx/bpx/sign"
 )
 
 // verifyFlags are the flags of "bpx verify".
-type verifyFlags struct{ quiet bool }
+type verifyFlags struct {
+	quiet   bool
+	trusted trustedFlag
+}
 
 func setupVerify(fs *flag.FlagSet) func(*env, []string) int {
 	var f verifyFlags
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	f.trusted.define(fs, "a FILE")
 	return f.run
 }
 
@@ -22,9 +27,13 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	if len(pos) == 0 {
 		return e.usageError("want at least one FILE")
 	}
+	ring, err := f.trusted.ring()
+	if err != nil {
+		return e.fail(err)
+	}
 	failed := false
 	for _, name := range pos {
-		problems, sections := verifyFile(e, name, f.quiet)
+		problems, sections, signers := verifyFile(e, name, f.quiet, ring)
 		shown := termsafe.Name(name)
 		for _, p := range problems {
 			fmt.Fprintf(e.Stderr, "%s: %s\n", shown, termsafe.Message(p.Error()))
@@ -35,6 +44,8 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 		if len(problems) > 0 {
 			failed = true
 			fmt.Fprintf(e.Stdout, "%s: FAILED (%d problems)\n", shown, len(problems))
+		} else if ring != nil {
+			fmt.Fprintf(e.Stdout, "%s: ok, signed by %s\n", shown, signerNames(signers))
 		} else {
 			fmt.Fprintf(e.Stdout, "%s: ok\n", shown)
 		}
@@ -45,13 +56,22 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	return exitOK
 }
 
-// verifyFile returns every problem found in the named file, and its
-// number of sections: a file that does not open is one problem; otherwise
-// each failing section is one.
-func verifyFile(e *env, name string, quiet bool) ([]error, int) {
-	r, err := openContainer(name)
+// verifyFile returns every problem found in the named file, its number
+// of sections and, with trusted keys, those that signed it: a file that
+// does not open, or is not signed by a trusted key, is one problem;
+// otherwise each failing section is one, and so are bytes that do not
+// match the signed manifest.
+func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error, int, []sign.PublicKey) {
+	var r *container
+	var v *sign.Verified
+	var err error
+	if trusted == nil {
+		r, err = openContainer(name)
+	} else {
+		r, v, err = openSigned(name, trusted)
+	}
 	if err != nil {
-		return []error{err}, 0
+		return []error{err}, 0, nil
 	}
 	defer r.Close()
 	var total int64
@@ -72,7 +92,15 @@ func verifyFile(e *env, name string, quiet bool) ([]error, int) {
 			problems = append(problems, err)
 		}
 	}
-	return problems, len(r.Sections)
+	if v == nil {
+		return problems, len(r.Sections), nil
+	}
+	// Every byte, those between sections included: after the sections,
+	// whose reads checked the chunks they cover.
+	if err := v.VerifyAll(); err != nil && len(problems) == 0 {
+		problems = append(problems, err)
+	}
+	return problems, len(r.Sections), v.Signers()
 }
 
 func verifySection(s *bpx.Section) error {
