@@ -37,9 +37,19 @@
 // that the layers below do not hold is not an error: the removal simply
 // has nothing to hide.
 //
+// # Signed layers
+//
+// A game that loads only mods signed by keys it trusts opens each package
+// with pack.WithTrustedKeys (which checks the signature at open and every
+// byte read afterwards, see package sign) and stacks them with
+// RequireSigned: it fails, naming the layer, for any layer that does not
+// implement Signed or names no trusted signer (an unsigned package, one
+// opened without trusted keys, a loose folder). FS.Signers tells which
+// keys signed each layer, with New as well.
+//
 // # Caching and changing layers
 //
-// New calls Removed once per layer and reads nothing else. Afterwards the
+// New calls Removed and Signers once per layer and reads nothing else. Afterwards the
 // FS remembers, for each directory it has looked up, which layers hold
 // it; it remembers nothing about files. Layers must therefore not change
 // while the FS is in use, except for the contents of their files: a
@@ -57,7 +67,10 @@
 // names).
 //
 // A hostile layer can hide or replace any name of the layers below it,
-// which is what a mod is for; it cannot affect layers above it. Its
+// which is what a mod is for; it cannot affect layers above it.
+// RequireSigned limits the layers to those a trusted key signed; it
+// trusts what the layers' Signers methods say, so the checks are the
+// layers' own (pack.WithTrustedKeys verifies every byte it returns). Its
 // removal list costs memory linear in its length, which for a package is
 // bounded by its metadata section (a few bytes per name, each a checked
 // fs path, any number of them); New fails with an error matching

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 )
 
 // Remover is implemented by a layer that removes names of the layers
@@ -37,6 +38,10 @@ type FS struct {
 	// directory and show it, top first. Only directories that exist are
 	// kept, so its size is bounded by the layers' directories.
 	dirs sync.Map // string -> []int
+
+	// signers[i] are the keys that signed layer i (see Signed); nil
+	// when no layer is signed.
+	signers [][]sign.PublicKey
 }
 
 // New returns the stack of layers, lowest first: the base, then each mod.
@@ -53,6 +58,14 @@ func New(layers ...fs.FS) (*FS, error) {
 		f.all[len(layers)-1-i] = i
 		if l == nil {
 			return nil, fmt.Errorf("overlay: layer %d is nil", i)
+		}
+		if s, ok := l.(Signed); ok {
+			if keys := s.Signers(); len(keys) > 0 {
+				if f.signers == nil {
+					f.signers = make([][]sign.PublicKey, len(layers))
+				}
+				f.signers[i] = keys
+			}
 		}
 		r, ok := l.(Remover)
 		if !ok {

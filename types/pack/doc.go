@@ -11,7 +11,8 @@
 //
 // Open (a file), NewReader (any io.ReaderAt) and New (an opened
 // bpx.Reader) read the section table, the object table and the names; no
-// object data. Three layouts are read:
+// object data (with WithTrustedKeys, see Signing, the signature too).
+// Three layouts are read:
 //
 //   - revision 2 (container version 2): the object table;
 //   - revision 1 (version 1): object headers {u64 size, u32 name} inline in
@@ -100,6 +101,35 @@
 // tree into the other when layered over it (package overlay), and UnpackFS
 // extracts any fs.FS, such as such a stack, with Unpack's safety.
 //
+// # Signing
+//
+// A package can be signed by its author (package sign: Ed25519 keys in
+// OpenSSH's formats, SSHSIG signatures of a manifest of SHA-256 digests of
+// 64 KiB chunks, in a last section of type sign.SectionType that other
+// BPX readers skip). WithSigningKey makes Writer.Close and Editor.Close
+// (so EditFile, EditFileTo and a WritePatch into such a Writer) write a
+// signed package: the package is written to a temporary file first, then
+// signed into the destination; one section of the section limit is kept
+// for the signature. The Editor never copies a signature over, which
+// would no longer match: an edit with WithSigningKey signs anew, one
+// without removes the signature, and Editor.SignatureRemoved says so.
+// sign.SignFile signs an existing package in place.
+//
+// WithTrustedKeys makes Open and NewReader accept only a package signed
+// by a trusted key, and check every byte read from then on: the
+// Package's io.ReaderAt is wrapped with sign.Open before anything is
+// read, so the tables, the metadata and every object, over a file or
+// remote.Open alike, come from chunks hashed and compared first. A
+// package that is unsigned, signed by no trusted key, or whose header or
+// tables changed fails to open (sign.ErrUnsigned, ErrUntrusted,
+// ErrTampered, all matching bpx.ErrSignature); reading an object that
+// holds a changed byte fails with sign.ErrTampered and returns no byte of
+// the chunk that holds it (a large object streams: the chunks before are
+// returned). Over HTTP, a reader fetches the tables, the signature
+// section and the chunks of the sections it reads, not the whole file.
+// Package.Signers names the keys, and overlay.RequireSigned requires
+// signed layers.
+//
 // # Unpacking
 //
 // Package.Unpack extracts into a directory through os.Root: names that would
@@ -151,11 +181,19 @@
 //     packed String); an error names the element and the name.
 //   - Container limits (section count, section size, xz dictionary) are
 //     those of package bpx, set with WithReaderOptions.
+//   - Signatures: with WithTrustedKeys no byte is used before a signature
+//     by a trusted key checks; the limits of the signature section and of
+//     the verified chunks kept (sign.CacheChunks, 1 MiB) are package
+//     sign's, added to the section cache. Without WithTrustedKeys a
+//     signature section is an unknown section, skipped: a signed package
+//     is then as trusted as any other. Writing with WithSigningKey holds
+//     the unsigned package in a temporary file as large as the package.
 //
 // Errors: malformed packages match bpx.ErrFormat (a *bpx.FormatError with
 // the offset, or an *ObjectError naming the object), unsafe names
-// ErrInsecurePath, out-of-range objects ErrObjectRange, and a container of
-// another type ErrNotPackage.
+// ErrInsecurePath, out-of-range objects ErrObjectRange, a container of
+// another type ErrNotPackage, and a package that fails WithTrustedKeys
+// bpx.ErrSignature.
 //
 // [BPX specification]: https://github.com/BPXFormat/BPX-rs
 package pack

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/sign"
 	bpxstrings "github.com/gobpx/bpx/strings"
 )
 
@@ -44,7 +45,8 @@ import (
 // be edited; Unpack and a Writer repack the others. Objects whose names are
 // not valid fs paths (see Package.InvalidPaths) are kept as they are and
 // cannot be addressed by name. Sections of other types than the object
-// table, strings, metadata and data are untouched: Close copies them byte
+// table, strings, metadata, data and signature (sign.SectionType, see
+// Close) are untouched: Close copies them byte
 // for byte, in their order, after the data sections (which stay
 // contiguous, spec §14.1). A package with more than one object table,
 // strings or metadata section cannot be edited (the edit rewrites those,
@@ -60,10 +62,11 @@ type Editor struct {
 	dirs  map[string]int        // directory -> number of files below it
 	keep  []int                 // base objects with invalid names, kept as they are
 
-	meta       bool // the metadata changed (held by nw)
-	ext        TypeExt
-	compact    bool
-	recompress bool
+	meta        bool // the metadata changed (held by nw)
+	ext         TypeExt
+	compact     bool
+	recompress  bool
+	signRemoved bool // see SignatureRemoved
 }
 
 // editEntry is one object of the edited package: an object of the source
@@ -264,8 +267,10 @@ func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 		}
 		files = append(files, f...)
 	}
-	// Sections of the source stay, but for those that lose every object.
-	e.nw.fitFiles(files, len(e.src.Reader.Sections)-2)
+	// Sections of the source stay, but for those that lose every object
+	// and its signature.
+	others := len(e.src.Reader.Sections) - 2 - len(e.src.Reader.SectionsOfType(sign.SectionType))
+	e.nw.fitFiles(files, others)
 	for _, f := range files {
 		if err := copyFile(fsys, f, e.CreateSized); err != nil {
 			return err
@@ -390,7 +395,10 @@ func (e *Editor) Compact() { e.compact = true }
 func (e *Editor) Recompress() { e.compact, e.recompress = true, true }
 
 // Close writes the edited package to the destination given to NewEditor,
-// which it does not close, and removes the temporary files.
+// which it does not close, and removes the temporary files. The source's
+// signature section is never copied: with WithSigningKey the result is
+// signed anew, else it is unsigned (SignatureRemoved then reports that the
+// source was signed).
 func (e *Editor) Close() error {
 	defer e.nw.cleanup()
 	if e.err != nil {
@@ -466,6 +474,9 @@ func (e *Editor) Close() error {
 				pt.sq, pt.size = &live[i], use[i]
 			}
 			parts = append(parts, pt)
+		case s.Type == sign.SectionType:
+			// A signature of the source never carries over: it would
+			// not match the edited package (see SignatureRemoved).
 		case !isPackageSection(s.Type):
 			foreign = append(foreign, s)
 		}
@@ -483,7 +494,7 @@ func (e *Editor) Close() error {
 		return i+1 >= kept && (i >= kept || parts[i].size < sec/tailJoin)
 	}
 	limit := 0
-	if m := e.nw.cfg.maxSections; m > 0 {
+	if m := e.nw.cfg.contentSections(); m > 0 {
 		if limit = m - head - len(foreign); limit < 1 && (limit < 0 || len(parts) > 0) {
 			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
 		}
@@ -546,7 +557,11 @@ func (e *Editor) Close() error {
 		}
 	}
 
-	bw := bpx.NewWriter(e.nw.dst, e.nw.rewriteOptions()...)
+	out, err := e.nw.output()
+	if err != nil {
+		return err
+	}
+	bw := bpx.NewWriter(out, e.nw.rewriteOptions()...)
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(e.ext.Marshal())
 	tables := e.nw.tableOptions()
@@ -574,7 +589,14 @@ func (e *Editor) Close() error {
 		bw.Abort(err) // write nothing of a failed edit
 		return err
 	}
-	return bw.Close()
+	if err := bw.Close(); err != nil {
+		return err
+	}
+	if err := e.nw.finishOutput(); err != nil {
+		return err
+	}
+	e.signRemoved = isSigned(p.Reader) && len(e.nw.cfg.signKeys) == 0
+	return nil
 }
 
 // squeeze is the compaction of one data section: the byte ranges that

@@ -23,6 +23,13 @@ import (
 // edited applies edit to the package b and returns the result.
 func edited(t testing.TB, b []byte, edit func(e *Editor) error, opts ...WriterOption) []byte {
 	t.Helper()
+	out, _ := editedBy(t, b, edit, opts...)
+	return out
+}
+
+// editedBy is edited, returning the closed Editor too.
+func editedBy(t testing.TB, b []byte, edit func(e *Editor) error, opts ...WriterOption) ([]byte, *Editor) {
+	t.Helper()
 	var out bytes.Buffer
 	e := NewEditor(&out, openBytes(t, b), opts...)
 	if err := edit(e); err != nil {
@@ -31,7 +38,7 @@ func edited(t testing.TB, b []byte, edit func(e *Editor) error, opts ...WriterOp
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return out.Bytes()
+	return out.Bytes(), e
 }
 
 // checkTree fails unless the package p holds exactly the files of want.

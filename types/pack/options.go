@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 )
 
 // DefaultCacheSize is the default budget of the cache of decompressed
@@ -28,6 +29,7 @@ type config struct {
 	maxPathLen    int // 0: no limit
 	skipNames     bool
 	bpxOpts       []bpx.Option
+	trusted       *sign.KeyRing // nil: no signature needed
 }
 
 func newConfig(opts []Option) (config, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
+	"github.com/gobpx/bpx/sign"
 	bpxstrings "github.com/gobpx/bpx/strings"
 )
 
@@ -87,6 +88,7 @@ type Package struct {
 	cache    *cache
 	streams  streamPool
 	closer   io.Closer
+	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
 
 	objErr  map[int]error // structural errors found at open (version-0 FileId), by object
 	idxOnce sync.Once
@@ -118,9 +120,14 @@ func Open(name string, opts ...Option) (*Package, error) {
 
 // NewReader opens the package in r, which is size bytes long. It reads the
 // container's header and section table, the object table and the strings,
-// but no object data.
+// but no object data; with WithTrustedKeys, first the signature section
+// too, and from then on only bytes that match what the signer signed.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	r, signers, err := verifyOpen(r, size, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -128,14 +135,24 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newPackage(rd, cfg)
+	p, err := newPackage(rd, cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.signers = signers
+	return p, nil
 }
 
-// New opens the package in an already opened container.
+// New opens the package in an already opened container. It refuses
+// WithTrustedKeys (with an error matching bpx.ErrUnsupported): rd reads
+// bytes that were not verified; use Open or NewReader.
 func New(rd *bpx.Reader, opts ...Option) (*Package, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.trusted != nil {
+		return nil, errNewTrusted
 	}
 	return newPackage(rd, cfg)
 }

@@ -100,7 +100,8 @@ func (w *Writer) growSectionSize(sizes []int64, budget int64) {
 // they fit within the section limit alongside the sections the Writer has
 // and others more (see growSectionSize).
 func (w *Writer) fitFiles(files []treeFile, others int) {
-	if w.cfg.maxSections == 0 {
+	m := w.cfg.contentSections()
+	if m == 0 {
 		return
 	}
 	sizes := make([]int64, len(files))
@@ -108,7 +109,7 @@ func (w *Writer) fitFiles(files []treeFile, others int) {
 		sizes[i] = f.size
 	}
 	// The object table, strings and metadata come first.
-	w.growSectionSize(sizes, int64(w.cfg.maxSections-3-others-w.sections))
+	w.growSectionSize(sizes, int64(m-3-others-w.sections))
 }
 
 // dataBudget is how many data sections a package may have besides head

@@ -72,6 +72,7 @@ type Writer struct {
 	obj      *objState
 	gen      int
 	bwClosed bool
+	signTmp  *os.File // the unsigned package, when signing (see output)
 }
 
 type objState struct {
@@ -302,7 +303,8 @@ func (w *Writer) finishObject() error {
 }
 
 // Close finishes the last object and writes the package to the underlying
-// writer, which it does not close. It removes the temporary files.
+// writer, which it does not close; with WithSigningKey, a signed package.
+// It removes the temporary files.
 func (w *Writer) Close() (err error) {
 	defer w.cleanup()
 	if err := w.mergeRemovals(); err != nil {
@@ -322,8 +324,8 @@ func (w *Writer) Close() (err error) {
 		parts[i] = dataPart{s: s, size: uint64(s.USize)}
 	}
 	limit := 0
-	if w.cfg.maxSections > 0 {
-		limit = max(1, w.cfg.maxSections-head)
+	if m := w.cfg.contentSections(); m > 0 {
+		limit = max(1, m-head)
 	}
 	pl, err := planData(parts, uint64(w.cfg.sectionSize), func(int) bool { return false }, limit)
 	if err != nil {
@@ -339,7 +341,11 @@ func (w *Writer) Close() (err error) {
 		binary.LittleEndian.PutUint32(e[12:], start+uint32(head))
 		binary.LittleEndian.PutUint32(e[16:], offset)
 	}
-	bw := bpx.NewWriter(w.dst, w.rewriteOptions()...)
+	out, err := w.output()
+	if err != nil {
+		return err
+	}
+	bw := bpx.NewWriter(out, w.rewriteOptions()...)
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(w.ext.Marshal())
 	tables := w.tableOptions()
@@ -357,7 +363,10 @@ func (w *Writer) Close() (err error) {
 		bw.Abort(err)
 		return err
 	}
-	return bw.Close()
+	if err := bw.Close(); err != nil {
+		return err
+	}
+	return w.finishOutput()
 }
 
 // finishData finishes the last object and the temporary container of the
@@ -420,6 +429,7 @@ func (w *Writer) cleanup() {
 		os.Remove(w.tmp.Name())
 		w.tmp = nil
 	}
+	w.removeSignTemp()
 }
 
 // maxXZDict bounds the xz dictionary of data sections: the dictionary is

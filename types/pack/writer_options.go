@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 )
 
 // WriterOption configures NewWriter. Like the options of Open and of the
@@ -26,6 +27,7 @@ type writerConfig struct {
 	maxSections       int // 0: no limit
 	addProgress       func(name string, n int64)
 	ctx               context.Context // nil: never stops
+	signKeys          []*sign.PrivateKey
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.
@@ -52,6 +54,9 @@ func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 	}
 	if c.level == bpx.LevelMax {
 		c.compressTables = true
+	}
+	if err == nil {
+		err = c.checkSigning()
 	}
 	return c, err
 }
@@ -135,8 +140,9 @@ func WithSectionSize(n int64) WriterOption {
 // have (default bpx.ReferenceMaxSections, the most the reference SDK reads
 // through a buffered reader); 0 lifts the limit, for readers that do not
 // need it (this module's read any number). n must be 0 or at least 4
-// (the tables, the metadata and one data section). See Writer for how the
-// writers keep within it and what it costs.
+// (the tables, the metadata and one data section); with WithSigningKey,
+// which keeps one of the n for the signature section, at least 5. See
+// Writer for how the writers keep within it and what it costs.
 func WithMaxSections(n int) WriterOption {
 	return func(cfg *writerConfig) error {
 		if n < 0 || (n > 0 && n < 4) {
