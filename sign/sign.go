@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 
@@ -35,11 +36,12 @@ const MaxSectionSize = 64<<20 + 1<<20
 // and the signature section is appended. A src that is already signed is
 // signed anew: if its manifest still matches, its signatures are kept and
 // keys' are added (a key signing twice counts once); otherwise they are
-// dropped. A file of exactly bpx.ReferenceMaxSections sections is not
+// dropped. src is read twice: once to hash, once to copy; the copy is
+// checked against a CRC-32C of each chunk taken by the hash pass, so
+// that a src changed in between is an error rather than a file that does
+// not match its signature. A file of exactly bpx.ReferenceMaxSections sections is not
 // signed (bpx.ErrTooLarge): the signature section would make it one more
-// than the reference SDK reads. src is read twice: once to hash, once to copy; the copy is
-// hashed again, so that a src changed in between is an error rather than
-// a file that does not match its signature.
+// than the reference SDK reads.
 func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
 	if len(keys) == 0 {
 		return errors.New("sign: no key to sign with")
@@ -70,9 +72,11 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 		digests: make([]byte, 0, chunkCount(uint64(dataLen), chunk)*sha256.Size),
 	}
 	buf := chunkBuffer(chunk)
+	sums := make([]uint32, 0, cap(m.digests)/sha256.Size) // CRC-32C of each chunk, for the copy
 	err = forChunks(src, s.dataOff, dataLen, chunk, buf, func(_ int64, p []byte) error {
 		d := sha256.Sum256(p)
 		m.digests = append(m.digests, d[:]...)
+		sums = append(sums, crc32.Checksum(p, castagnoli))
 		return nil
 	})
 	if err != nil {
@@ -91,7 +95,7 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 		return err
 	}
 	err = forChunks(src, s.dataOff, dataLen, chunk, buf, func(i int64, p []byte) error {
-		if d := sha256.Sum256(p); !bytes.Equal(d[:], m.digest(i)) {
+		if crc32.Checksum(p, castagnoli) != sums[i] {
 			return fmt.Errorf("sign: the file changed while it was signed (bytes [%d, %d) of the source): %w",
 				s.dataOff+i*int64(chunk), s.dataOff+i*int64(chunk)+int64(len(p)), bpx.ErrFormat)
 		}
@@ -104,6 +108,11 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 	_, err = dst.Write(sec)
 	return err
 }
+
+// castagnoli is the CRC-32C table: the copy pass of Sign checks the source
+// did not change since the hash pass with it (in hardware on x86 and ARM,
+// over 10 times faster than SHA-256), not with a second SHA-256.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // signatures returns the signatures of a new signature section of
 // manifest mb: those of old that verify, if old signs mb, and those of

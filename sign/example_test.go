@@ -1,0 +1,65 @@
+package sign_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
+)
+
+// Example signs a small container with a new key and opens it with a
+// KeyRing of the public key: only bytes that match the signature are
+// read.
+func Example() {
+	// A container with one section.
+	var file bytes.Buffer
+	w := bpx.NewWriter(&file)
+	if err := w.WriteSection(1, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, []byte("hello, player")); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	// The modder signs it (GenerateKey(nil, ...) draws a random key;
+	// bpx keygen writes one to a file, as ssh-keygen does).
+	key, err := sign.GenerateKey(nil, "modder@example.org")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var signed bytes.Buffer
+	if err := sign.Sign(&signed, bytes.NewReader(file.Bytes()), int64(file.Len()), key); err != nil {
+		log.Fatal(err)
+	}
+
+	// The player trusts the modder's public key (a line of a trusted-keys
+	// file) and opens the signed file.
+	trusted, err := sign.ParseKeyRing([]byte(key.Public().String() + "\n"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, err := sign.Open(bytes.NewReader(signed.Bytes()), int64(signed.Len()), trusted)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("signed by", v.Signers()[0].Comment)
+	rd, err := bpx.NewReader(v, v.Size())
+	if err != nil {
+		log.Fatal(err)
+	}
+	data, err := rd.Sections[0].Data()
+	fmt.Printf("%q %v\n", data, err)
+
+	// The same file with a changed byte is refused.
+	b := bytes.Clone(signed.Bytes())
+	b[3] = 'X' // the type byte of the main header
+	_, err = sign.Open(bytes.NewReader(b), int64(len(b)), trusted)
+	fmt.Println(errors.Is(err, bpx.ErrSignature))
+	// Output:
+	// signed by modder@example.org
+	// "hello, player" <nil>
+	// true
+}
