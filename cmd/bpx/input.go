@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -119,6 +120,21 @@ func (p *packageFile) Close() error {
 		err = errors.Join(err, p.closeInput())
 	}
 	return err
+}
+
+// openTrusted opens the package file or URL name; with trusted keys (not
+// nil) it must be signed by one of them, and every byte read of it is
+// checked against what the key signed (pack.WithTrustedKeys). Its errors
+// name the file.
+func openTrusted(name string, trusted *sign.KeyRing) (*packageFile, error) {
+	if trusted == nil {
+		return openPack(name)
+	}
+	p, err := openPack(name, pack.WithTrustedKeys(trusted))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
 }
 
 // openPack opens the package file or URL name.

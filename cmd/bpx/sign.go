@@ -36,19 +36,19 @@ func (f *signFlags) run(e *env, pos []string) int {
 	out := f.out
 	if out == "" {
 		// In place: the file a symbolic link points to, as the edits do.
-		out = editTarget(name)
-		err = interruptible(func(context.Context) error { return sign.SignFile(out, s.keys...) })
-	} else {
-		err = signTo(name, out, s.keys)
+		name = editTarget(name)
+		out = name
 	}
-	if err != nil {
+	if err := signTo(name, out, s.keys); err != nil {
 		return e.fail(err)
 	}
 	fmt.Fprintf(e.Stdout, "%s: signed by %s\n", termsafe.Name(out), s.name)
 	return exitOK
 }
 
-// signTo writes the BPX file name signed by keys to out (see sign.Sign).
+// signTo writes the BPX file name signed by keys to out, which may be
+// name, atomically: sign.SignFile, but that SIGINT and SIGTERM stop it,
+// leaving out as it was (see saveFile).
 func signTo(name, out string, keys []*sign.PrivateKey) error {
 	src, err := os.Open(name)
 	if err != nil {
@@ -60,6 +60,9 @@ func signTo(name, out string, keys []*sign.PrivateKey) error {
 		return err
 	}
 	return saveFile(out, func(_ context.Context, w io.Writer) error {
-		return sign.Sign(w, src, fi.Size(), keys...)
+		if err := sign.Sign(w, src, fi.Size(), keys...); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return src.Close() // before the rename, for Windows
 	})
 }

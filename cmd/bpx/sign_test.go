@@ -291,6 +291,21 @@ func TestInfoSignature(t *testing.T) {
 			t.Errorf("info --json lacks %s:\n%s", want, r.Stdout)
 		}
 	}
+	// A malformed signature section: info says so, and still succeeds.
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndex(b, []byte("BPXSIG"))
+	if i < 0 {
+		t.Fatal("no signature section magic")
+	}
+	b[i+2] ^= 0x20
+	broken := filepath.Join(f.dir, "broken.bpx")
+	os.WriteFile(broken, b, 0o644)
+	if r := runBPX(t, nil, "info", broken); r.Code != exitOK || !strings.Contains(r.Stdout, "signature: signed; does NOT match: ") {
+		t.Errorf("info of a package with a broken signature section:\n%s", r.Stdout)
+	}
 	if r := runBPX(t, nil, "info", f.plain); r.Code != exitOK || !strings.Contains(r.Stdout, "signature: none") {
 		t.Errorf("info of an unsigned package:\n%s", r.Stdout)
 	}

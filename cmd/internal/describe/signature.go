@@ -55,20 +55,21 @@ func (s *Signature) summary() string {
 		}
 		return "none"
 	}
-	var b []byte
+	line := "signed"
 	valid := 0
 	for i, k := range s.Keys {
-		if i > 0 {
-			b = append(b, ", "...)
+		if i == 0 {
+			line += " by "
+		} else {
+			line += ", "
 		}
-		b = append(b, k.ID...)
+		line += k.ID
 		if k.Valid {
 			valid++
 		} else {
-			b = append(b, " (invalid)"...)
+			line += " (invalid)"
 		}
 	}
-	line := "signed by " + string(b)
 	switch {
 	case s.Problem != "":
 		line += "; does NOT match: " + s.Problem
