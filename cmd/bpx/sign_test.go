@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,8 +12,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sign"
 )
 
@@ -380,4 +385,96 @@ func pubKey(t *testing.T, name string) sign.PublicKey {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestVerifyTrustedURLReadsOnce: bpx verify --trusted of a URL fetches
+// each byte of the package about once, as bpx verify does: the sections
+// are checked through the verified reader, and only bytes outside every
+// section are read again to check them. It fetched the package twice
+// (the checks, then sign.Verified.VerifyAll) when it was larger than
+// the remote cache.
+func TestVerifyTrustedURLReadsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("serves a 24 MiB package")
+	}
+	f := newSignFixture(t)
+	www := filepath.Join(f.dir, "www")
+	big := make([]byte, 24<<20)
+	rand.NewChaCha8([32]byte{25}).Read(big)
+	writeFiles(t, filepath.Join(f.dir, "one"), map[string]string{"big.bin": string(big)})
+	pkg := filepath.Join(www, "one.bpx")
+	os.Mkdir(www, 0o755)
+	if r := runBPX(t, nil, "pack", "-q", "-c", "none", "--key", f.key, "-o", pkg, filepath.Join(f.dir, "one")); r.Code != exitOK {
+		t.Fatal(r)
+	}
+	fi, err := os.Stat(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent atomic.Int64
+	files := http.FileServer(http.Dir(www))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		files.ServeHTTP(countingWriter{w, &sent}, r)
+	}))
+	defer srv.Close()
+	if r := runBPX(t, nil, "verify", "-q", "--trusted", f.trusted, srv.URL+"/one.bpx"); r.Code != exitOK {
+		t.Fatalf("verify --trusted URL: %+v", r)
+	}
+	// The head request (704 KiB) and the first blocks after it overlap.
+	if got, limit := sent.Load(), fi.Size()+2<<20; got > limit {
+		t.Errorf("verify --trusted of a %d-byte package fetched %d bytes, want at most %d", fi.Size(), got, limit)
+	}
+}
+
+// countingWriter counts the body bytes written through it.
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestVerifyTrustedGap: verify --trusted checks the bytes between
+// sections too: a file whose first section is followed by bytes no
+// section holds passes when they are as signed, and fails when one of
+// them changed after signing.
+func TestVerifyTrustedGap(t *testing.T) {
+	f := newSignFixture(t)
+	b := testbpx.Container(t, 'X', [16]byte{}, bpx.SectionOptions{},
+		testbpx.Section{Type: 0x10, Data: []byte("section" + strings.Repeat("GAP", 70000))}, testbpx.Section{Type: 0x11, Data: []byte("second")})
+	// Section 0 ends after "section": 210,000 bytes of "GAPGAP...", whole
+	// chunks of them (64 KiB), lie in no section.
+	table := b[bpx.MainHeaderSize : bpx.MainHeaderSize+2*bpx.SectionHeaderSize]
+	binary.LittleEndian.PutUint32(table[8:], 7)  // CSize
+	binary.LittleEndian.PutUint32(table[12:], 7) // USize
+	sum := bpx.WeakChecksum(0, b[0:4])
+	sum = bpx.WeakChecksum(sum, b[8:bpx.MainHeaderSize])
+	binary.LittleEndian.PutUint32(b[4:], bpx.WeakChecksum(sum, table))
+	plain := filepath.Join(f.dir, "gap.bpx")
+	if err := os.WriteFile(plain, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBPX(t, nil, "verify", plain); r.Code != exitOK {
+		t.Fatalf("the fixture does not verify: %+v", r)
+	}
+	signed := filepath.Join(f.dir, "gap-signed.bpx")
+	if r := runBPX(t, nil, "sign", "--key", f.key, "-o", signed, plain); r.Code != exitOK {
+		t.Fatal(r)
+	}
+	if r := runBPX(t, nil, "verify", "--trusted", f.trusted, signed); r.Code != exitOK {
+		t.Errorf("verify --trusted of the signed file with a gap: %+v", r)
+	}
+	sb, err := os.ReadFile(signed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb[bytes.Index(sb, []byte("GAPGAP"))+100000] ^= 1
+	os.WriteFile(signed, sb, 0o644)
+	if r := runBPX(t, nil, "verify", "--trusted", f.trusted, signed); r.Code != exitFail || !strings.Contains(r.Stderr, "does not match") {
+		t.Errorf("verify --trusted of a file with a changed byte between sections: %+v", r)
+	}
 }
