@@ -123,6 +123,7 @@ whole section.` + interruptDoc,
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
 		{"Pack for 64-bit Linux with zlib (faster) into game.bpx.", "bpx pack -c zlib --arch x86_64 --platform Linux -o game.bpx assets"},
 		{"Pack the smallest package, for players to download.", "bpx pack -l max -o game.bpx assets"},
+		{"Pack and sign with the secret key modkey (bpx keygen).", "bpx pack --key modkey -o game.bpx assets"},
 	},
 	Setup: setupPack,
 }, {
@@ -142,6 +143,7 @@ is never written: the unpack fails instead.`,
 	Examples: []example{
 		{"Extract a whole package into the directory out.", "bpx unpack -C out game.bpx"},
 		{"Extract one directory, overwriting files already there.", "bpx unpack -f -C out game.bpx textures"},
+		{"Extract a mod only if a key in trusted.keys signed it and it is unchanged.", "bpx unpack --trusted trusted.keys -C out mod.bpx"},
 	},
 	Setup: setupUnpack,
 }, {
