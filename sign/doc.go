@@ -43,7 +43,7 @@
 //	magic       8 bytes  "BPXMAN\x00\x01"
 //	hash        u8: 1 = SHA-256; 3 bytes zero
 //	chunk       u32: the chunk size, a power of two from 4 KiB to 16 MiB
-//	            (ChunkSize when this package writes it)
+//	            (ChunkSize when this package writes it; larger over 129 GiB)
 //	type        u8, version u32, type ext 16 bytes: the main header's
 //	sections    u32 N: the sections before the signature section, then
 //	            their N 24-byte section headers exactly as in the table
@@ -57,13 +57,24 @@
 // are the manifest's byte for byte, the last one is the signature
 // section (SectionType) at offset end, the table ends at start (40 + 24 *
 // (N+1)), the file is exactly as long as the signature section's end, and
-// every chunk hashes to its digest. So a signature binds the whole file:
-// a signature section moved to another file, reordered or changed
-// sections, appended or removed bytes, a stripped signature (when keys
-// are required) and any flipped bit are all detected. The signature
-// section's own header and bytes are not in the manifest (adding a
-// signature changes them); they are checked by parsing and by the
-// signatures themselves.
+// every chunk hashes to its digest. The rest of the header and table is
+// fixed by these: the main header's FileSize must be the file's size and
+// its checksum right, and the signature section's header is what Sign
+// writes (raw, no checksum: Flags, Checksum and the reserved bytes 0,
+// CSize = USize), and no other section is of type SectionType. So a
+// signature binds the whole file: a signature section moved to another
+// file, reordered or changed sections, appended or removed bytes, a
+// stripped signature (when keys are required) and any flipped bit are all
+// detected. The signature section's bytes are not in the manifest (adding
+// a signature changes them); they are checked by parsing (every byte
+// belongs to a field) and by the signatures themselves.
+//
+// Sign leaves a file's bytes as they are, but moves every section by 24
+// bytes; it refuses a file whose sections do not all lie after the table
+// (they could not move) and one of exactly bpx.ReferenceMaxSections
+// sections, which the signature section would make unreadable for the
+// reference SDK. Re-signing a signed file keeps its layout; Strip gives
+// back the unsigned file byte for byte.
 //
 // SHA-256 is the digest: it is the standard one, ssh-keygen and every
 // platform have it, and with the SHA extensions of current x86 and ARM
@@ -87,12 +98,21 @@
 //
 // Everything in a file, the signature section included, may come from an
 // attacker; no byte is trusted before a signature by a trusted key over
-// the manifest checks. Limits: the signature section is at most
-// MaxSectionSize bytes (read whole at Open, after its size is checked
-// against the file's), at most MaxSignatures signatures of at most 4096
-// bytes each, chunks from 4 KiB to 16 MiB, the manifest's section count
-// must equal the header's minus one and its digest count must be the one
-// its data range implies. A Verified caches at most CacheChunks verified
-// chunks (1 MiB at the default chunk size). Only Ed25519 keys are
-// accepted; other key types are an error naming the type.
+// the manifest checks. Limits: the section table holds at most
+// bpx.DefaultMaxSections headers and must fit in the file (Open keeps it
+// in memory); the signature section is at most MaxSectionSize bytes (read
+// whole at Open, after its size is checked against the file's), at most
+// MaxSignatures signatures of at most 4096 bytes each, chunks from 4 KiB
+// to 16 MiB, the manifest's section count must equal the header's minus
+// one and its digest count must be the one its data range implies; every
+// length is checked against the bytes that remain before it is used. A
+// Verified caches at most CacheChunks verified chunks, and at most
+// CacheChunks * ChunkSize bytes (1 MiB) unless a single chunk is larger;
+// each read that misses the cache holds one more chunk while it checks
+// it, and a read of whole chunks is checked in the caller's buffer,
+// which is cleared from the first chunk that does not match. Sign holds
+// the manifest (32 bytes per chunk) and a 1 MiB buffer, and picks a
+// larger chunk for files over 129 GiB so that the manifest stays within
+// MaxSectionSize. Only Ed25519 keys are accepted; other key types are an
+// error naming the type.
 package sign

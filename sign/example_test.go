@@ -63,3 +63,32 @@ func Example() {
 	// "hello, player" <nil>
 	// true
 }
+
+// ExampleInspect tells who signed a file, trusting no key.
+func ExampleInspect() {
+	var file bytes.Buffer
+	w := bpx.NewWriter(&file)
+	w.WriteSection(1, bpx.SectionOptions{}, []byte("data"))
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	key, err := sign.GenerateKey(nil, "modder@example.org")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var signed bytes.Buffer
+	if err := sign.Sign(&signed, bytes.NewReader(file.Bytes()), int64(file.Len()), key); err != nil {
+		log.Fatal(err)
+	}
+	st, err := sign.Inspect(bytes.NewReader(signed.Bytes()), int64(signed.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range st.Signatures {
+		fmt.Println(s.Key.ID() == key.Public().ID(), s.Valid)
+	}
+	fmt.Println("signed:", st.Signed, "matches:", st.Matches)
+	// Output:
+	// true true
+	// signed: true matches: true
+}

@@ -79,7 +79,7 @@ func manifestSize(n int, chunks uint64) uint64 {
 
 // chooseChunk returns the chunk size for a manifest of n sections over
 // dataLen bytes: ChunkSize, or the smallest larger power of two that keeps
-// the signature section within MaxSectionSize (files over 128 GiB).
+// the signature section within MaxSectionSize (files over 129 GiB).
 func chooseChunk(n int, dataLen uint64) (uint32, error) {
 	for chunk := uint32(ChunkSize); chunk <= maxChunk; chunk *= 2 {
 		if manifestSize(n, chunkCount(dataLen, chunk)) <= MaxSectionSize-sectionOverhead {

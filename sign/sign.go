@@ -18,7 +18,7 @@ import (
 const SectionType = 0xF0
 
 // ChunkSize is the chunk size of the manifests Sign writes (a file of
-// over 128 GiB gets the smallest larger power of two that keeps its
+// over 129 GiB gets the smallest larger power of two that keeps its
 // manifest within MaxSectionSize).
 const ChunkSize = 64 << 10
 

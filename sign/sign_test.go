@@ -275,3 +275,78 @@ func TestSignSourceChanges(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestEmptyContainer: a container without sections signs, opens and
+// reads; its data range is empty.
+func TestEmptyContainer(t *testing.T) {
+	var buf bytes.Buffer
+	if err := bpx.NewWriter(&buf).Close(); err != nil {
+		t.Fatal(err)
+	}
+	k := testKey(t, "k")
+	signed := signBytes(t, buf.Bytes(), k)
+	v, err := open(signed, ring(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := io.ReadAll(io.NewSectionReader(v, 0, v.Size()))
+	if err != nil || !bytes.Equal(all, signed) || v.VerifyAll() != nil {
+		t.Fatalf("read %v", err)
+	}
+	var out bytes.Buffer
+	if had, err := sign.Strip(&out, bytes.NewReader(signed), int64(len(signed))); !had || err != nil || !bytes.Equal(out.Bytes(), buf.Bytes()) {
+		t.Fatalf("Strip: %v, %v", had, err)
+	}
+}
+
+// TestReadAtAllocations: small reads served from cached chunks allocate
+// nothing; a read of whole chunks is checked in the caller's buffer.
+func TestReadAtAllocations(t *testing.T) {
+	k := testKey(t, "k")
+	signed := signBytes(t, container(t, 1<<20, 0), k)
+	v, err := open(signed, ring(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay := parseFileLayout(t, signed)
+	p := make([]byte, 4096)
+	if _, err := v.ReadAt(p, lay.start+100); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(100, func() { v.ReadAt(p, lay.start+5000) }); a != 0 {
+		t.Errorf("a cached read: %v allocations", a)
+	}
+	whole := make([]byte, 8*sign.ChunkSize)
+	if a := testing.AllocsPerRun(10, func() { v.ReadAt(whole, lay.start) }); a != 0 {
+		t.Errorf("a read of whole chunks: %v allocations", a)
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestOpenReadsNoData: Open and Inspect read the header, the table and
+// the signature section, not a byte of the data.
+func TestOpenReadsNoData(t *testing.T) {
+	k := testKey(t, "k")
+	signed := signBytes(t, container(t, 1<<20, 1<<20), k)
+	lay := parseFileLayout(t, signed)
+	want := lay.start + lay.sigEnd - lay.end
+	c := &countingReader{r: bytes.NewReader(signed)}
+	if _, err := sign.Open(c, int64(len(signed)), ring(k)); err != nil || c.n != want {
+		t.Fatalf("Open read %d bytes (%v), want %d", c.n, err, want)
+	}
+	c.n = 0
+	if _, err := sign.Inspect(c, int64(len(signed))); err != nil || c.n != want {
+		t.Fatalf("Inspect read %d bytes (%v), want %d", c.n, err, want)
+	}
+}
