@@ -46,9 +46,8 @@ import (
 // not valid fs paths (see Package.InvalidPaths) are kept as they are and
 // cannot be addressed by name. Sections of other types than the object
 // table, strings, metadata, data and signature (sign.SectionType, see
-// Close) are untouched: Close copies them byte
-// for byte, in their order, after the data sections (which stay
-// contiguous, spec §14.1). A package with more than one object table,
+// Close) are untouched: Close copies them byte for byte, in their order,
+// after the data sections (which stay contiguous, spec §14.1). A package with more than one object table,
 // strings or metadata section cannot be edited (the edit rewrites those,
 // and would drop the others). An Editor is not safe for concurrent use; the
 // source Package must stay open until Close returns. Always call Close: it
@@ -499,7 +498,7 @@ func (e *Editor) Close() error {
 			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
 		}
 	}
-	pl, err := planData(parts, sec, join, limit)
+	pl, err := e.nw.cfg.plan(parts, sec, join, limit, head+len(foreign))
 	if err != nil {
 		return err
 	}

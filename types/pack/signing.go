@@ -66,7 +66,10 @@ var errNewTrusted = fmt.Errorf("pack: New: WithTrustedKeys needs the package's b
 // and then signed into the destination, which costs reading it back
 // twice. One section of the section limit (WithMaxSections) is kept for
 // the signature section, so that a signed package still keeps within
-// it. At least one key is needed and none may be nil.
+// it; without a limit (WithMaxSections(0)), a package that would have
+// exactly bpx.ReferenceMaxSections sections gets one fewer, since
+// sign.Sign refuses to make it one more than the reference SDK reads. At
+// least one key is needed and none may be nil.
 func WithSigningKey(keys ...*sign.PrivateKey) WriterOption {
 	return func(c *writerConfig) error {
 		if len(keys) == 0 {
@@ -88,6 +91,19 @@ func (c *writerConfig) contentSections() int {
 		return c.maxSections - 1
 	}
 	return c.maxSections
+}
+
+// plan is planData for a package with others sections besides its data
+// sections, but that when signing without a section limit it joins one
+// more pair of data sections where the package would have exactly
+// bpx.ReferenceMaxSections sections: sign.Sign refuses to make such a
+// file one more than the reference SDK reads.
+func (c *writerConfig) plan(parts []dataPart, sec uint64, join func(int) bool, limit, others int) (*dataPlan, error) {
+	pl, err := planData(parts, sec, join, limit)
+	if err != nil || len(c.signKeys) == 0 || limit > 0 || others+pl.n != bpx.ReferenceMaxSections {
+		return pl, err
+	}
+	return planData(parts, sec, join, pl.n-1)
 }
 
 // checkSigning checks the options together once they are all applied.

@@ -319,6 +319,12 @@ func TestSignedWithinSectionLimit(t *testing.T) {
 	if n := referenceReadable(t, small); n > 5 {
 		t.Errorf("WithMaxSections(5): %d sections", n)
 	}
+	// Without a limit, a package of exactly the reference's limit gets
+	// one section fewer, which sign.Sign refuses to push past it.
+	for _, n := range []int{336, 337, 338} {
+		b := pkgBytes(t, distinctFiles(n, 1024, 3), WithSectionSize(1024), WithCompression(bpx.CompressNone), WithMaxSections(0), WithSigningKey(k))
+		verifies(t, b, k)
+	}
 	if err := NewWriter(io.Discard, WithMaxSections(4), WithSigningKey(k)).Close(); err == nil {
 		t.Error("WithMaxSections(4) with a signing key accepted: no room for the signature")
 	}

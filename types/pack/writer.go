@@ -327,7 +327,7 @@ func (w *Writer) Close() (err error) {
 	if m := w.cfg.contentSections(); m > 0 {
 		limit = max(1, m-head)
 	}
-	pl, err := planData(parts, uint64(w.cfg.sectionSize), func(int) bool { return false }, limit)
+	pl, err := w.cfg.plan(parts, uint64(w.cfg.sectionSize), func(int) bool { return false }, limit, head)
 	if err != nil {
 		return err
 	}
