@@ -254,6 +254,13 @@ func TestSignVerify(t *testing.T) {
 	if r := runBPX(t, nil, "verify", "--trusted", garbage, packed); r.Code != exitFail || !strings.Contains(r.Stderr, "line 2") {
 		t.Errorf("verify with a bad trusted-keys file: %+v", r)
 	}
+	// A comment of the trusted-keys file reaches the terminal escaped.
+	hostile := filepath.Join(f.dir, "hostile.keys")
+	line := strings.Fields(string(pub))
+	os.WriteFile(hostile, []byte(line[0]+" "+line[1]+" evil\x1b]0;owned\a\n"), 0o644)
+	if r := runBPX(t, nil, "verify", "--trusted", hostile, packed); r.Code != exitOK || strings.ContainsAny(r.Stdout, "\x1b\a") || !strings.Contains(r.Stdout, `evil\x1b]0;owned\a`) {
+		t.Errorf("verify with a hostile comment: %q", r.Stdout)
+	}
 	// A public key given to --key is refused with a hint.
 	if r := runBPX(t, nil, "sign", "--key", f.key+".pub", "-o", filepath.Join(f.dir, "x.bpx"), f.plain); r.Code != exitFail || !strings.Contains(r.Stderr, "public key") {
 		t.Errorf("sign --key KEY.pub: %+v", r)
