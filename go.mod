@@ -11,6 +11,7 @@ require (
 	github.com/ulikunitz/xz v0.5.17
 	golang.org/x/crypto v0.55.0
 	golang.org/x/sync v0.22.0
+	golang.org/x/term v0.45.0
 )
 
 require (

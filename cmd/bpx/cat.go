@@ -11,6 +11,7 @@ type catFlags struct {
 	section  string
 	raw, hex bool
 	layers   layerList
+	trusted  trustedFlag
 }
 
 func setupCat(fs *flag.FlagSet) func(*env, []string) int {
@@ -19,14 +20,24 @@ func setupCat(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.raw, "raw", false, "with -s: write the stored (possibly compressed) bytes, unverified")
 	fs.BoolVar(&f.hex, "hex", false, "write a hex dump instead of the bytes")
 	defineLayers(fs, &f.layers)
+	f.trusted.define(fs, "the package, each -L mod, or the FILE of -s,")
 	return f.run
 }
 
 func (f *catFlags) run(e *env, pos []string) int {
+	ring, err := f.trusted.ring()
+	if err != nil {
+		return e.fail(err)
+	}
 	var src io.Reader
 	switch {
 	case f.section != "" && len(pos) == 1:
-		r, err := openContainer(pos[0])
+		var r *container
+		if ring != nil {
+			r, _, err = openSigned(pos[0], ring)
+		} else {
+			r, err = openContainer(pos[0])
+		}
 		if err != nil {
 			return e.fail(err)
 		}
@@ -46,7 +57,7 @@ func (f *catFlags) run(e *env, pos []string) int {
 			src = rc
 		}
 	case f.section == "" && len(pos) == 2 && !f.raw && len(f.layers) > 0:
-		l, err := openLayered(pos[0], f.layers)
+		l, err := openLayered(pos[0], f.layers, ring)
 		if err != nil {
 			return e.fail(err)
 		}
@@ -58,7 +69,7 @@ func (f *catFlags) run(e *env, pos []string) int {
 		defer file.Close()
 		src = file
 	case f.section == "" && len(pos) == 2 && !f.raw:
-		rc, err := openObject(pos[0], pos[1])
+		rc, err := openObject(pos[0], pos[1], ring)
 		if err != nil {
 			return e.fail(err)
 		}

@@ -158,6 +158,8 @@ func TestBadInput(t *testing.T) {
 		"repack":         {junk},
 		"diff":           {junk, junk},
 		"sd":             {junk},
+		"keygen":         {"--passphrase-file", filepath.Join(dir, "missing"), "-o", filepath.Join(dir, "key")},
+		"sign":           {"--key", junk, junk},
 		"table":          {junk},
 		"texture import": {"-o", filepath.Join(dir, "t.bpx"), junk},
 		"texture export": {junk},

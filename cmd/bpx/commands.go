@@ -50,23 +50,30 @@ Nothing else is decompressed or verified: bpx verify does that.`,
 	Setup: setupInfo,
 }, {
 	Name:    "verify",
-	Usage:   "[-q] FILE...",
-	Summary: "check header and section checksums, decompress every section, check package tables",
+	Usage:   "[-q] [--trusted KEYS] FILE...",
+	Summary: "check header and section checksums, decompress every section, check package tables and signatures",
 	Doc: `Check the header checksum of each FILE, decompress every section and
 check its checksum, and check the object table of a package. Each FILE gets
 one line on standard output, "ok" or "FAILED", and each problem one line on
-standard error. The exit status is 1 when any file fails.`,
+standard error. The exit status is 1 when any file fails. With --trusted,
+a FILE must also be signed (bpx sign) by a key of the trusted-keys file
+KEYS, and every byte of it must match what the key signed: the "ok" line
+names the keys that signed.`,
 	Examples: []example{
 		{"Check every file of a directory quietly; the exit status says if any failed.", "bpx verify -q assets/*.bpx"},
+		{"Check that a mod is signed by a key in trusted.keys and unchanged.", "bpx verify --trusted trusted.keys mod.bpx"},
 	},
 	Setup: setupVerify,
 }, {
 	Name:    "cat",
-	Usage:   "-s N [--raw] [--hex] FILE\n[--hex] [-L MOD.bpx]... PACKAGE PATH",
+	Usage:   "-s N [--raw] [--hex] [--trusted KEYS] FILE\n[--hex] [--trusted KEYS] [-L MOD.bpx]... PACKAGE PATH",
 	Summary: "write a section (-s N) or a package object (PACKAGE PATH) to stdout",
 	Doc: `Write section N of a BPX file (counting from 0) to standard output,
 decompressed and verified, or as stored with --raw; or write the object
-PATH of a package. --hex writes a hex dump instead of the bytes.`,
+PATH of a package. --hex writes a hex dump instead of the bytes. With
+--trusted, FILE or PACKAGE and each -L mod must be signed (bpx sign) by a
+key of the trusted-keys file KEYS, and a byte that differs from what the
+key signed is never written: the command fails instead.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"Write the decompressed section 2 of a file as a hex dump.", "bpx cat -s 2 --hex game.bpx"},
@@ -75,7 +82,7 @@ PATH of a package. --hex writes a hex dump instead of the bytes.`,
 	Setup: setupCat,
 }, {
 	Name:    "ls",
-	Usage:   "[-l] [-0] [--json] [-L MOD.bpx]... PACKAGE",
+	Usage:   "[-l] [-0] [--json] [--trusted KEYS] [-L MOD.bpx]... PACKAGE",
 	Summary: "list the objects of a package",
 	Doc: `List the objects of a package, one path a line, in the order of its
 object table. A name is printed as it is when it is valid UTF-8, all
@@ -84,7 +91,9 @@ that bpx unpack refuses (absolute, with "..", duplicate or empty), is printed
 as a Go quoted string ("\x1b]0;x\a", "a\nb", "\u202e"), so that no name can
 drive the terminal; -l marks refused names with !. -0 prints every name
 exact and ends each line, of -l too, with a NUL instead of a newline, for
-xargs -0; --json keeps names exact too.`,
+xargs -0; --json keeps names exact too. With --trusted, the package and
+each -L mod must be signed by a key of the trusted-keys file KEYS, and
+their tables match what it signed, else nothing is listed.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"List a package with sizes and where each object starts.", "bpx ls -l game.bpx"},
@@ -94,7 +103,7 @@ xargs -0; --json keeps names exact too.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is
@@ -103,7 +112,8 @@ nothing behind. OUT may lie in DIR: neither its temporary file nor an OUT
 already there is packed (a note names the latter). Without -o the package
 is named after the directory DIR, in the current directory (bpx pack . in
 ~/game writes game.bpx); the root directory needs -o. --arch, --platform
-and --generator fill the package's TypeExt; --meta stores metadata. The
+and --generator fill the package's TypeExt; --meta stores metadata; --key
+signs the package as it is packed (see bpx sign). The
 package has at most --max-sections sections (339, the most the reference
 SDK reads through a buffered reader): past about 336 times --section-size
 of data, sections grow to fit, and reading one small file decodes its
@@ -113,27 +123,32 @@ whole section.` + interruptDoc,
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
 		{"Pack for 64-bit Linux with zlib (faster) into game.bpx.", "bpx pack -c zlib --arch x86_64 --platform Linux -o game.bpx assets"},
 		{"Pack the smallest package, for players to download.", "bpx pack -l max -o game.bpx assets"},
+		{"Pack and sign with the secret key modkey (bpx keygen).", "bpx pack --key modkey -o game.bpx assets"},
 	},
 	Setup: setupPack,
 }, {
 	Name:    "unpack",
-	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [-L MOD.bpx]... PACKAGE [PATH...]",
+	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [--trusted KEYS] [-L MOD.bpx]... PACKAGE [PATH...]",
 	Summary: "extract the objects of a package into a directory",
 	Doc: `Extract the objects of a package into DIR, or only the given PATHs (files
 or directories). A package with a name that would escape DIR (absolute, with
 "..", or through a symbolic link) or a duplicate name is refused, unless
 --skip-invalid skips those objects. Existing files are kept unless -f. With
 -L, mod packages are layered over PACKAGE, each over the previous, and what
-the stack shows is extracted (what a game loading them would see).`,
+the stack shows is extracted (what a game loading them would see). With
+--trusted, the package and each -L mod must be signed by a key of the
+trusted-keys file KEYS, and a byte that differs from what the key signed
+is never written: the unpack fails instead.`,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Extract a whole package into the directory out.", "bpx unpack -C out game.bpx"},
 		{"Extract one directory, overwriting files already there.", "bpx unpack -f -C out game.bpx textures"},
+		{"Extract a mod only if a key in trusted.keys signed it and it is unchanged.", "bpx unpack --trusted trusted.keys -C out mod.bpx"},
 	},
 	Setup: setupUnpack,
 }, {
 	Name:    "add",
-	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE PATH...",
+	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE PATH...",
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
@@ -146,7 +161,9 @@ sections are joined when the package would have more than --max-sections
 writes OUT), so a failed edit leaves it as it was; a PACKAGE that is a
 symbolic link stays one, and the file it points to is edited (all edits
 do so). An edit of PACKAGE while another runs waits for it and then
-fails saying that PACKAGE changed (all edits do so): run it again. The files are listed
+fails saying that PACKAGE changed (all edits do so): run it again. An edit
+of a signed package removes its signature, which would no longer match,
+and says so, unless --key signs the result (all edits do so). The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
 even when a PATH holds them (a note names the first two).` + interruptDoc,
 	Memory: boundedMemory,
@@ -156,7 +173,7 @@ even when a PATH holds them (a note names the first two).` + interruptDoc,
 	Setup: setupAdd,
 }, {
 	Name:    "rm",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE NAME...",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE NAME...",
 	Summary: "remove objects or directories from a package",
 	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
 everything below it. A NAME that matches nothing is an error and nothing is
@@ -169,7 +186,7 @@ dead bytes) until --compact or bpx repack re-encodes those sections.` + interrup
 	Setup: setupRm,
 }, {
 	Name:    "mv",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [-o OUT] PACKAGE OLD NEW",
+	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE OLD NEW",
 	Summary: "rename an object or a directory of a package",
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
 exist. Only the object table and the strings are rewritten.` + interruptDoc,
@@ -180,7 +197,7 @@ exist. Only the object table and the strings are rewritten.` + interruptDoc,
 	Setup: setupMv,
 }, {
 	Name:    "repack",
-	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [-o OUT] PACKAGE",
+	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE",
 	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
 	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
 replaced and removed objects), without them, and joins neighbouring data
@@ -196,7 +213,7 @@ compression of a whole package.` + interruptDoc,
 	Setup: setupRepack,
 }, {
 	Name:    "diff",
-	Usage:   "[--json] [-0] [--patch OUT.bpx] A B",
+	Usage:   "[--json] [-0] [--patch OUT.bpx [--key SECRET [--passphrase-file FILE]]] A B",
 	Summary: "compare two packages or directories; write the patch package that turns A into B",
 	Doc: `Print the files added (+), removed (-) and modified (M) from A to B, one a
 line sorted by name, compared by content; A and B are packages or
@@ -210,13 +227,54 @@ directory, anywhere below it is refused, naming the entry, as bpx pack and
 bpx add refuse it: a link is never followed nor skipped, and no patch is
 written. Exit status as diff(1): 0 when A and B hold the same files, 1
 when they differ, 2 on trouble (bad usage, an unreadable or damaged input,
-a symbolic link), unlike the other commands, which use 1 for bad input.` + interruptDoc,
+a symbolic link), unlike the other commands, which use 1 for bad input.
+--key signs the patch package.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},
 		{"Write the patch that turns old.bpx into new.bpx (apply: bpx unpack -L patch.bpx old.bpx).", "bpx diff --patch patch.bpx old.bpx new.bpx"},
 	},
 	Setup: setupDiff,
+}, {
+	Name:    "keygen",
+	Usage:   "-o NAME [-C COMMENT] [--passphrase-file FILE]",
+	Summary: "make a key pair that signs packages: the secret key NAME, the public key NAME.pub",
+	Doc: `Make an Ed25519 key pair in OpenSSH's formats, as ssh-keygen -t ed25519
+-f NAME does: the secret key in NAME (mode 0600), the public key, one line,
+in NAME.pub, and print the key's ID (its SHA256 fingerprint). Existing files
+are never overwritten. The secret key is encrypted with a passphrase: that of
+--passphrase-file, else of $BPX_PASSPHRASE, else one typed twice when
+standard input is a terminal (no echo); an empty one, or no terminal, leaves
+it unencrypted, so that scripts and CI can sign. Sign with the secret key
+(bpx sign, bpx pack --key); players trust the public key: its line in a
+trusted-keys file, one key a line, that --trusted reads. An existing
+~/.ssh/id_ed25519 signs as well.`,
+	Memory: quickMemory,
+	Examples: []example{
+		{"Make the key pair modkey (secret) and modkey.pub (public).", "bpx keygen -C alice@example.org -o modkey"},
+	},
+	Setup: setupKeygen,
+}, {
+	Name:    "sign",
+	Usage:   "--key SECRET [--passphrase-file FILE] [-o OUT] FILE",
+	Summary: "sign a package (any BPX file) with a secret key",
+	Doc: `Sign FILE with the secret key SECRET: the file gains a signature section
+(a SHA-256 digest of every 64 KiB of the file and an OpenSSH SSHSIG
+signature of those digests), which bpx verify --trusted, and --trusted on
+cat, ls, unpack and -L, check; other BPX readers skip it. Its other bytes
+are kept as they are. A file already signed by others keeps their
+signatures. FILE is replaced atomically (or -o writes OUT), so a failed
+sign leaves it as it was; a FILE that is a symbolic link stays one. An
+encrypted SECRET's passphrase comes from --passphrase-file, else
+$BPX_PASSPHRASE, else is asked for when standard input is a terminal.
+Editing a signed package (add, rm, mv, repack) removes its signature
+unless --key signs it again.` + interruptDoc,
+	Memory: boundedMemory,
+	Examples: []example{
+		{"Sign a package in place with the key bpx keygen made.", "bpx sign --key modkey mod.bpx"},
+		{"Sign with an SSH key, writing a signed copy.", "bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx"},
+	},
+	Setup: setupSign,
 }, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",

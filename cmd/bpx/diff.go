@@ -19,6 +19,7 @@ import (
 type diffFlags struct {
 	json, zero bool
 	patch      string
+	keyFlags
 }
 
 func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
@@ -26,6 +27,7 @@ func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {path, change}")
 	fs.BoolVar(&f.zero, "0", false, "print names exact and end each line with a NUL instead of a newline")
 	fs.StringVar(&f.patch, "patch", "", "also write the mod package `OUT.bpx` that turns A into B when layered over A (bpx unpack -L)")
+	f.keyFlags.define(fs, "sign the --patch package with the secret key `SECRET` (see bpx sign)")
 	return f.run
 }
 
@@ -38,6 +40,13 @@ func (f *diffFlags) run(e *env, pos []string) int {
 	}
 	if f.zero && f.json {
 		return e.usageError("-0 and --json do not go together")
+	}
+	if f.key != "" && f.patch == "" {
+		return e.usageError("--key signs the --patch package: give --patch OUT.bpx")
+	}
+	s, err := f.signer(e)
+	if err != nil {
+		return f.trouble(e, err)
 	}
 	var trees [2]fs.FS
 	for i, name := range pos {
@@ -53,8 +62,12 @@ func (f *diffFlags) run(e *env, pos []string) int {
 		return f.trouble(e, namePath(err, pos))
 	}
 	if f.patch != "" {
+		opts := []pack.WriterOption{}
+		if s.keys != nil {
+			opts = append(opts, pack.WithSigningKey(s.keys...))
+		}
 		err := saveFile(f.patch, func(ctx context.Context, w io.Writer) error {
-			pw := pack.NewWriter(w, pack.WithContext(ctx))
+			pw := pack.NewWriter(w, append(opts, pack.WithContext(ctx))...)
 			if err := pack.WritePatch(pw, trees[0], trees[1], changes); err != nil {
 				pw.Close()
 				return err

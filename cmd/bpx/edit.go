@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -19,6 +20,7 @@ type editFlags struct {
 	compact     bool
 	level       bpx.Level
 	maxSections int
+	keyFlags
 }
 
 // define defines the shared flags; --compact only where it is a choice.
@@ -27,33 +29,60 @@ func (f *editFlags) define(fs *flag.FlagSet, compact bool) {
 	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zlib|none`")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	defineMaxSections(fs, &f.maxSections)
+	f.keyFlags.define(fs, "sign the edited package with the secret key `SECRET` (see bpx sign); without it, an edit removes the signature of a signed package")
 	if compact {
 		fs.BoolVar(&f.compact, "compact", false, "re-encode the data sections that hold dead bytes, without them")
 	}
 }
 
-// edit runs fn on an Editor of the package name and saves the result.
+// edit runs fn on an Editor of the package name and saves the result,
+// signed with --key; without it, a note says when the edit removed the
+// signature of a signed package.
 func (f *editFlags) edit(e *env, name string, fn func(ed *pack.Editor) error) int {
 	c, ok := compressions[strings.ToLower(f.comp)]
 	if !ok {
 		return e.usageError("unknown compression %q", f.comp)
 	}
+	s, err := f.signer(e)
+	if err != nil {
+		return e.fail(err)
+	}
+	opts := []pack.WriterOption{pack.WithCompression(c), pack.WithLevel(f.level), pack.WithMaxSections(f.maxSections)}
+	if s.keys != nil {
+		opts = append(opts, pack.WithSigningKey(s.keys...))
+	}
 	out := f.out
 	if out == "" {
 		out = editTarget(name)
 	}
-	err := interruptible(func(ctx context.Context) error {
+	var editor *pack.Editor
+	err = interruptible(func(ctx context.Context) error {
 		return pack.EditFileTo(name, out, func(ed *pack.Editor) error {
+			editor = ed
 			if f.compact {
 				ed.Compact()
 			}
 			return fn(ed)
-		}, pack.WithCompression(c), pack.WithLevel(f.level), pack.WithMaxSections(f.maxSections), pack.WithContext(ctx))
+		}, append(opts, pack.WithContext(ctx))...)
 	})
 	if err != nil {
 		return e.fail(err)
 	}
+	if editor != nil && editor.SignatureRemoved() {
+		noteUnsigned(e, name, out)
+	}
 	return exitOK
+}
+
+// noteUnsigned tells that the edit of the signed package name wrote out
+// without a signature, and how to sign it again.
+func noteUnsigned(e *env, name, out string) {
+	what := termsafe.Name(name) + " was signed; the edit removed its signature, which would not match"
+	if out != editTarget(name) {
+		what = "the edited " + termsafe.Name(out) + " is not signed (the signature of " + termsafe.Name(name) + " would not match it)"
+	}
+	fmt.Fprintf(e.Stderr, "bpx %s: note: %s: sign it with bpx sign --key SECRET %s, or edit with --key SECRET\n",
+		e.cmd.Name, what, termsafe.Name(out))
 }
 
 // editTarget is the file an edit of the package name replaces: name, or

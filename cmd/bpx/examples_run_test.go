@@ -11,18 +11,20 @@ import (
 // runnableExamples are the commands whose help examples TestExamplesRun
 // runs as written; the others need inputs of other types (textures, BLK,
 // BO3D, tables) or keep running (serve).
-var runnableExamples = []string{"info", "verify", "cat", "ls", "pack", "unpack", "add", "rm", "mv", "repack", "diff", "sd", "version"}
+var runnableExamples = []string{"info", "verify", "cat", "ls", "pack", "unpack", "add", "rm", "mv", "repack", "diff", "sd", "version", "keygen", "sign"}
 
 // unrunExamples are the examples of runnableExamples that need what the
 // fixture does not make, and why.
 var unrunExamples = map[string]string{
-	"bpx sd -s 3 --typed model.bpx": "needs a model",
+	"bpx sd -s 3 --typed model.bpx":                              "needs a model",
+	"bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx": "needs the user's SSH key",
 }
 
 // exampleFixture writes the files the examples name into dir: the tree
 // assets, the packages game.bpx (of assets, before assets/textures/new.png
 // was added), mod.bpx, old.bpx and new.bpx, and a copy of mod.bpx as
-// assets/ui.bpx; game.bpx has metadata.
+// assets/ui.bpx; game.bpx has metadata; the key pair modkey, whose public
+// key trusted.keys holds, signed mod.bpx.
 func exampleFixture(t *testing.T, dir string) {
 	t.Helper()
 	writeFiles(t, filepath.Join(dir, "assets"), map[string]string{
@@ -45,6 +47,16 @@ func exampleFixture(t *testing.T, dir string) {
 	if err := os.RemoveAll(filepath.Join(dir, "modsrc")); err != nil {
 		t.Fatal(err)
 	}
+	for _, args := range [][]string{{"keygen", "-o", "modkey"}, {"sign", "--key", "modkey", "mod.bpx"}} {
+		if r := runBPXIn(t, dir, args...); r.Code != exitOK {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+	pub, err := os.ReadFile(filepath.Join(dir, "modkey.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"trusted.keys": string(pub)})
 	writeFiles(t, filepath.Join(dir, "assets"), map[string]string{"textures/new.png": "new"})
 	b, err := os.ReadFile(filepath.Join(dir, "mod.bpx"))
 	if err != nil {
@@ -76,6 +88,10 @@ func TestExamplesRun(t *testing.T) {
 				dir := t.TempDir()
 				exampleFixture(t, dir)
 				t.Chdir(dir)
+				if name == "keygen" { // makes the key the fixture made
+					os.Remove("modkey")
+					os.Remove("modkey.pub")
+				}
 				var args []string
 				for _, w := range strings.Fields(ex.Line)[1:] {
 					if m, _ := filepath.Glob(w); strings.ContainsAny(w, "*?[") && len(m) > 0 {

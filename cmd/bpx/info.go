@@ -33,17 +33,23 @@ func (f *infoFlags) run(e *env, pos []string) int {
 	if len(pos) != 1 {
 		return e.usageError("want exactly one FILE")
 	}
-	r, err := openContainer(pos[0])
+	ra, size, closeInput, err := openInput(pos[0])
 	if err != nil {
 		return e.fail(err)
 	}
-	defer r.Close()
+	defer closeInput()
+	r, err := bpx.NewReader(ra, size)
+	if err != nil {
+		return e.fail(err)
+	}
+	sig := describe.InspectSignature(ra, size)
 	if f.json {
-		p := describe.OpenPackage(r.Reader)
-		out := describe.Describe(r.Reader, p)
+		p := describe.OpenPackage(r)
+		out := describe.Describe(r, p)
 		if p != nil {
 			p.Close()
 		}
+		out.Signature = sig
 		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -55,15 +61,16 @@ func (f *infoFlags) run(e *env, pos []string) int {
 	// rule, and what the describe package writes (an error that embeds
 	// names from the file, say) has its control characters escaped.
 	w := termsafe.NewWriter(e.Stdout)
-	printInfo(w, pos[0], r.Reader)
-	if p := describe.OpenPackage(r.Reader); p != nil {
+	printInfo(w, pos[0], r)
+	printSignature(w, sig)
+	if p := describe.OpenPackage(r); p != nil {
 		defer p.Close()
 		fmt.Fprintf(w, "objects:   %d\n", len(p.Objects()))
 		if dead, err := p.DeadBytes(); err == nil {
 			fmt.Fprintf(w, "dead bytes: %d in data sections (bpx repack reclaims them)\n", dead)
 		}
 	}
-	if si := describe.ReadShader(r.Reader); si != nil {
+	if si := describe.ReadShader(r); si != nil {
 		si.WriteText(w)
 	}
 	return exitOK
@@ -93,6 +100,20 @@ func printInfo(w io.Writer, name string, r *bpx.Reader) {
 	for _, s := range r.Sections {
 		fmt.Fprintf(w, "%6d  %-24s  %-16s  %10d  %10d  %10d  %#10x\n",
 			s.Index, sectionType(s.Type, names.Name(s.Type)), describe.FlagNames(s.Flags), s.Pointer, s.CSize, s.USize, s.Checksum)
+	}
+}
+
+// printSignature prints who signed the file and whether it matches: one
+// line, then one per signature with its key, which a player may add to
+// their trusted keys after checking its ID with the author. Nothing when
+// the file could not be read (nil).
+func printSignature(w io.Writer, sig *describe.Signature) {
+	if sig == nil {
+		return
+	}
+	fmt.Fprintf(w, "signature: %s\n", sig.Summary)
+	for _, k := range sig.Keys {
+		fmt.Fprintf(w, "           %s\n", k.Key)
 	}
 }
 

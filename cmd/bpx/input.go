@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/remote"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -84,6 +86,27 @@ func openContainer(name string) (*container, error) {
 	return &container{rd, closeInput}, nil
 }
 
+// openSigned opens the BPX file or URL name, which must be signed by a
+// key of trusted: its sections then read through the returned Verified,
+// which returns only bytes that match what the key signed.
+func openSigned(name string, trusted *sign.KeyRing) (*container, *sign.Verified, error) {
+	r, size, closeInput, err := openInput(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := sign.Open(r, size, trusted)
+	if err != nil {
+		closeInput()
+		return nil, nil, err
+	}
+	rd, err := bpx.NewReader(v, size)
+	if err != nil {
+		closeInput()
+		return nil, nil, err
+	}
+	return &container{rd, closeInput}, v, nil
+}
+
 // packageFile is an opened package, local or remote.
 type packageFile struct {
 	*pack.Package
@@ -97,6 +120,21 @@ func (p *packageFile) Close() error {
 		err = errors.Join(err, p.closeInput())
 	}
 	return err
+}
+
+// openTrusted opens the package file or URL name; with trusted keys (not
+// nil) it must be signed by one of them, and every byte read of it is
+// checked against what the key signed (pack.WithTrustedKeys). Its errors
+// name the file.
+func openTrusted(name string, trusted *sign.KeyRing) (*packageFile, error) {
+	if trusted == nil {
+		return openPack(name)
+	}
+	p, err := openPack(name, pack.WithTrustedKeys(trusted))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
 }
 
 // openPack opens the package file or URL name.

@@ -18,8 +18,8 @@ const interruptDoc = `
 Interrupted (Ctrl-C: SIGINT, or SIGTERM), the command removes its
 temporary files, leaves the file it writes as it was and exits with status
 130 or 143. Killed (kill -9, a crash, a second signal), it may leave them:
-.NAME.tmp-* beside the file NAME, and bpx-pack-* and bpx-spool-* in $TMPDIR
-(else /tmp): delete them when no bpx runs.`
+.NAME.tmp-* beside the file NAME, and bpx-pack-*, bpx-spool-* and bpx-sign-*
+in $TMPDIR (else /tmp): delete them when no bpx runs.`
 
 // interrupted is the error of a writing command stopped by a signal.
 type interrupted struct{ sig os.Signal }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/gobpx/bpx/overlay"
+	"github.com/gobpx/bpx/sign"
 )
 
 // layerList is a repeatable -L flag: mod packages layered over the base,
@@ -30,11 +31,13 @@ type layered struct {
 	pkgs []*packageFile
 }
 
-// openLayered opens the base package and the mods, and stacks them.
-func openLayered(base string, mods []string) (*layered, error) {
+// openLayered opens the base package and the mods, and stacks them. With
+// trusted keys (not nil), the base and every mod must be signed by one of
+// them, and every byte read of them is checked (overlay.RequireSigned).
+func openLayered(base string, mods []string, trusted *sign.KeyRing) (*layered, error) {
 	l := &layered{}
 	for _, name := range append([]string{base}, mods...) {
-		p, err := openPack(name)
+		p, err := openTrusted(name, trusted)
 		if err != nil {
 			l.Close()
 			return nil, err
@@ -45,7 +48,11 @@ func openLayered(base string, mods []string) (*layered, error) {
 	for i, p := range l.pkgs {
 		layers[i] = p.Package
 	}
-	ov, err := overlay.New(layers...)
+	stack := overlay.New
+	if trusted != nil {
+		stack = overlay.RequireSigned
+	}
+	ov, err := stack(layers...)
 	if err != nil {
 		l.Close()
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
+	"github.com/gobpx/bpx/sign"
 )
 
 // lsEntry is one object in "bpx ls --json" output.
@@ -23,6 +24,7 @@ type lsEntry struct {
 type lsFlags struct {
 	long, json, zero bool
 	layers           layerList
+	trusted          trustedFlag
 }
 
 func setupLs(fs *flag.FlagSet) func(*env, []string) int {
@@ -31,6 +33,7 @@ func setupLs(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.zero, "0", false, "print names exact and end each line with a NUL instead of a newline, for xargs -0")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of objects")
 	defineLayers(fs, &f.layers)
+	f.trusted.define(fs, "the package and each -L mod")
 	return f.run
 }
 
@@ -41,10 +44,14 @@ func (f *lsFlags) run(e *env, pos []string) int {
 	if f.zero && f.json {
 		return e.usageError("-0 and --json do not go together")
 	}
-	if len(f.layers) > 0 {
-		return f.runLayered(e, pos[0])
+	ring, err := f.trusted.ring()
+	if err != nil {
+		return e.fail(err)
 	}
-	p, err := openPack(pos[0])
+	if len(f.layers) > 0 {
+		return f.runLayered(e, pos[0], ring)
+	}
+	p, err := openTrusted(pos[0], ring)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -121,8 +128,8 @@ func appendPadded(b []byte, v uint64, width int) []byte {
 
 // runLayered lists the files the stack of PACKAGE and the -L mods shows,
 // in path order: -l gives their sizes, --json path and size.
-func (f *lsFlags) runLayered(e *env, base string) int {
-	l, err := openLayered(base, f.layers)
+func (f *lsFlags) runLayered(e *env, base string, trusted *sign.KeyRing) int {
+	l, err := openLayered(base, f.layers, trusted)
 	if err != nil {
 		return e.fail(err)
 	}

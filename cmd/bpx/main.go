@@ -16,6 +16,14 @@
 // interrupted by SIGINT or SIGTERM removes its temporary files, leaves its
 // output as it was and exits with 130 or 143 (interrupt.go).
 //
+// Commands that sign (--key SECRET: sign, pack, the edits, diff --patch)
+// take an OpenSSH Ed25519 secret key (keys.go). The passphrase of an
+// encrypted one comes from --passphrase-file, else $BPX_PASSPHRASE, else
+// a prompt without echo when standard input is a terminal; bpx never
+// prompts otherwise, so that scripts fail with a message instead of
+// waiting. --trusted KEYS (verify, cat, ls, unpack) names a file of the
+// public keys trusted, one a line.
+//
 // Names that bpx did not choose (object names, file names, paths from the
 // command line or a URL) are printed for a terminal by the rules of package
 // cmd/internal/termsafe: a name is printed as it is when it is valid UTF-8,

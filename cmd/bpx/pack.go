@@ -32,6 +32,7 @@ type packFlags struct {
 	maxSections                          int
 	level                                bpx.Level
 	quiet                                bool
+	keyFlags
 }
 
 func setupPack(fs *flag.FlagSet) func(*env, []string) int {
@@ -46,6 +47,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.gen, "generator", pack.GeneratorGoBPX.String(), "two-character generator code `XY` stored in the TypeExt")
 	fs.StringVar(&f.meta, "meta", "", "package metadata from the JSON `FILE`: an object, plain or typed JSON (which keeps exact widths)")
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	f.keyFlags.define(fs, "sign the package with the secret key `SECRET` as it is packed (see bpx sign)")
 	return f.run
 }
 
@@ -94,6 +96,13 @@ func (f *packFlags) run(e *env, pos []string) int {
 		if metadata, err = readMetadata(f.meta); err != nil {
 			return e.fail(err)
 		}
+	}
+	s, err := f.signer(e)
+	if err != nil {
+		return e.fail(err)
+	}
+	if s.keys != nil {
+		opts = append(opts, pack.WithSigningKey(s.keys...))
 	}
 	dir := pos[0]
 	if fi, err := os.Stat(dir); err != nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -23,8 +24,8 @@ func verifyPackage(r *bpx.Reader) error {
 
 // openObject opens the object named path of the package file name; closing
 // the result closes the package too.
-func openObject(name, path string) (io.ReadCloser, error) {
-	p, err := openPack(name)
+func openObject(name, path string, trusted *sign.KeyRing) (io.ReadCloser, error) {
+	p, err := openTrusted(name, trusted)
 	if err != nil {
 		return nil, err
 	}

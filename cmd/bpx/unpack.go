@@ -12,6 +12,7 @@ type unpackFlags struct {
 	force, skip, quiet bool
 	jobs               int
 	layers             layerList
+	trusted            trustedFlag
 }
 
 func setupUnpack(fs *flag.FlagSet) func(*env, []string) int {
@@ -22,6 +23,7 @@ func setupUnpack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
 	fs.IntVar(&f.jobs, "j", 0, "write `N` objects at the same time (default: two per CPU)")
 	defineLayers(fs, &f.layers)
+	f.trusted.define(fs, "the package and each -L mod")
 	return f.run
 }
 
@@ -29,7 +31,11 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 	if len(pos) < 1 {
 		return e.usageError("want PACKAGE [PATH...]")
 	}
-	p, err := openPack(pos[0])
+	ring, err := f.trusted.ring()
+	if err != nil {
+		return e.fail(err)
+	}
+	p, err := openTrusted(pos[0], ring)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -55,7 +61,7 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 	if len(f.layers) > 0 {
 		// What the game sees: the stack, written one file at a time.
 		var l *layered
-		if l, err = openLayered(pos[0], f.layers); err == nil {
+		if l, err = openLayered(pos[0], f.layers, ring); err == nil {
 			// UnpackFS checks the object each selected name shows,
 			// the top layer's, before it creates anything.
 			err = pack.UnpackFS(f.dir, l.fs, opts...)

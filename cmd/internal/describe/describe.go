@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/model"
 	"github.com/gobpx/bpx/types/pack"
 	"github.com/gobpx/bpx/types/shader"
@@ -44,6 +45,7 @@ var sectionTypeNames = map[uint8]string{
 	bpx.SectionTypeStrings:        "strings",
 	bpx.SectionTypeStructuredData: "structured data",
 	bpx.SectionTypeTable:          "table",
+	sign.SectionType:              "signature",
 }
 
 // typeSectionNames names the section types each container type defines,

@@ -20,6 +20,9 @@ type Info struct {
 	DeadBytes *uint64 `json:"dead_bytes,omitempty"`
 	// Shader is the layout and symbols of a shader pack.
 	Shader *Shader `json:"shader,omitempty"`
+	// Signature says who signed the file and whether it matches (see
+	// InspectSignature); the caller sets it.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // Section is one section in Info.

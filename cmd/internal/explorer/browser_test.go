@@ -575,6 +575,9 @@ func TestBrowser(t *testing.T) {
 	// The package's container: its metadata section as a JSON tree.
 	click(`#files a`)
 	waitJS(t, ctx, "the package's sections", `document.querySelectorAll('table.sections tbody tr').length > 0`, nil)
+	// One line says whether it is signed (bpx sign): not this one.
+	waitJS(t, ctx, "the signature line", `(() => { const dt = [...document.querySelectorAll('dl.facts dt')].find((d) => d.textContent === 'signature');
+		return dt && dt.nextElementSibling.textContent === 'none'; })()`, nil)
 	do("open the metadata", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('table.sections button')].find((b) => b.textContent === 'sd').click()`))
 	meta := waitJS(t, ctx, "the metadata", `(() => { const j = document.querySelector('.section-view .json');
 		return j && j.textContent.includes('"browser test"') && j.textContent; })()`, nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/describe"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -31,6 +32,9 @@ type containerAnswer struct {
 	Objects     *int             `json:"objects,omitempty"`
 	DeadBytes   *uint64          `json:"deadBytes,omitempty"`
 	Shader      *describe.Shader `json:"shader,omitempty"`
+	// Signature says who signed the file and whether it matches what
+	// they signed (as bpx info does); no key is trusted here.
+	Signature *describe.Signature `json:"signature,omitempty"`
 }
 
 // sectionJSON is one section of a container.
@@ -69,6 +73,10 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 	if g == nil {
 		g = &grant{} // no symbols: the answer is the header and a page of sections
 	}
+	if err := s.describeSignature(r, t, &out); err != nil {
+		failRequest(w, r, err)
+		return
+	}
 	out.Sections, out.SectionNext = sectionPage(t.rd, 0, DefaultListLimit)
 	out.SectionNum = len(t.rd.Sections)
 	p := t.pkg
@@ -91,6 +99,25 @@ func (s *Server) serveContainer(w http.ResponseWriter, r *http.Request) {
 		packageCounts(p, &out)
 	}
 	sendJSON(w, r, g, out)
+}
+
+// describeSignature sets out.Signature. sign.Inspect reads the signature
+// section, the last one, whole (sign.MaxSectionSize at most): under a
+// grant of the preview budget, released before it returns.
+func (s *Server) describeSignature(r *http.Request, t *subject, out *containerAnswer) error {
+	n := len(t.rd.Sections)
+	if n == 0 || t.rd.Sections[n-1].Type != sign.SectionType {
+		out.Signature = describe.InspectSignature(t.ra, t.size) // reads the header and table only
+		return nil
+	}
+	// The section, and the manifest and signatures parsed from it.
+	g, err := s.acquire(r, t.name, 2*int64(t.rd.Sections[n-1].CSize))
+	if err != nil {
+		return err
+	}
+	out.Signature = describe.InspectSignature(t.ra, t.size)
+	g.release()
+	return nil
 }
 
 // packageCounts sets the object count and dead bytes of the package p.

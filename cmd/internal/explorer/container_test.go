@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/describe"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -60,7 +61,7 @@ func TestContainer(t *testing.T) {
 			sec.Index, sec.Type, names[sec.Type], sec.Flags, describe.FlagNames(sec.Flags), sec.Pointer, sec.CSize, sec.USize, sec.Checksum, views[sec.Type]))
 	}
 	h := rd.Header
-	want := fmt.Sprintf(`{"name":"m.bpx","size":%d,"type":"P","typeName":"package","version":2,"checksum":%d,"fileSize":%d,"typeExt":%q,"typeExtText":%q,"sections":[%s],"sectionCount":4,"sectionsNext":4,"objects":2,"deadBytes":0}`,
+	want := fmt.Sprintf(`{"name":"m.bpx","size":%d,"type":"P","typeName":"package","version":2,"checksum":%d,"fileSize":%d,"typeExt":%q,"typeExtText":%q,"sections":[%s],"sectionCount":4,"sectionsNext":4,"objects":2,"deadBytes":0,"signature":{"signed":false,"matches":false,"summary":"none"}}`,
 		len(b), h.Checksum, h.FileSize, hex.EncodeToString(h.TypeExt[:]), describe.TypeExt('P', h.TypeExt), strings.Join(secs, ","))
 	if got := jsonOf(t, s, "/api/container?file=0"); got != want {
 		t.Errorf("container:\n got %s\nwant %s", got, want)
@@ -179,5 +180,30 @@ func TestMethodAndHost(t *testing.T) {
 	s.ServeHTTP(rec, req)
 	if rec.Code != 403 || strings.Contains(rec.Body.String(), "bb") {
 		t.Errorf("evil host: %d %q", rec.Code, rec.Body)
+	}
+}
+
+// TestContainerSignature: the container view says who signed a file and
+// whether its signature verifies; the signature section is named.
+func TestContainerSignature(t *testing.T) {
+	b := metaPackage(t)
+	k, err := sign.GenerateKey(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var signed bytes.Buffer
+	if err := sign.Sign(&signed, bytes.NewReader(b), int64(len(b)), k); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, []File{file("s.bpx", signed.Bytes())})
+	var c containerAnswer
+	getJSON(t, s, "/api/container?file=0", 200, &c)
+	sig := c.Signature
+	if sig == nil || !sig.Signed || !sig.Matches || len(sig.Keys) != 1 || sig.Keys[0].ID != k.Public().ID() || !sig.Keys[0].Valid ||
+		!strings.HasPrefix(sig.Summary, "signed by "+k.Public().ID()) {
+		t.Fatalf("signature: %+v", sig)
+	}
+	if last := c.Sections[len(c.Sections)-1]; last.Type != sign.SectionType || last.TypeName != "signature" {
+		t.Errorf("the signature section: %+v", last)
 	}
 }

@@ -25,6 +25,7 @@ function render(c, query, signal) {
     ['TypeExt', c.typeExt], ['decoded', c.typeExtText],
     ['objects', c.objects], ['dead bytes', c.deadBytes != null ? `${c.deadBytes} (${human(c.deadBytes)})` : null],
     ['shader', c.shader ? jsonTree(c.shader) : null],
+    ['signature', c.signature ? c.signature.summary : null],
   ]);
   const out = el('div', { class: 'section-view' });
   const statuses = [];

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gobpx/bpx/cmd/internal/termsafe"
+	"github.com/gobpx/bpx/sign"
+)
+
+// signFlags are the flags of "bpx sign".
+type signFlags struct {
+	keyFlags
+	out string
+}
+
+func setupSign(fs *flag.FlagSet) func(*env, []string) int {
+	var f signFlags
+	f.keyFlags.define(fs, "sign with the secret key `SECRET` (bpx keygen's, or an Ed25519 key of ssh-keygen such as ~/.ssh/id_ed25519)")
+	fs.StringVar(&f.out, "o", "", "write the signed file to `OUT` instead of replacing FILE (both atomically)")
+	return f.run
+}
+
+func (f *signFlags) run(e *env, pos []string) int {
+	if len(pos) != 1 || f.key == "" {
+		return e.usageError("want --key SECRET and one FILE")
+	}
+	s, err := f.signer(e)
+	if err != nil {
+		return e.fail(err)
+	}
+	name := pos[0]
+	out := f.out
+	if out == "" {
+		// In place: the file a symbolic link points to, as the edits do.
+		name = editTarget(name)
+		out = name
+	}
+	if err := signTo(name, out, s.keys); err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintf(e.Stdout, "%s: signed by %s\n", termsafe.Name(out), s.name)
+	return exitOK
+}
+
+// signTo writes the BPX file name signed by keys to out, which may be
+// name, atomically: sign.SignFile, but that SIGINT and SIGTERM stop it,
+// leaving out as it was (see saveFile).
+func signTo(name, out string, keys []*sign.PrivateKey) error {
+	src, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	return saveFile(out, func(_ context.Context, w io.Writer) error {
+		if err := sign.Sign(w, src, fi.Size(), keys...); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return src.Close() // before the rename, for Windows
+	})
+}
