@@ -61,6 +61,18 @@ func TestSectionLimit(t *testing.T) {
 	if r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 340 sections") {
 		t.Fatalf("verify of 340 sections: %+v", r)
 	}
+	// Signing adds a section: bpx sign warns, as verify does.
+	key := filepath.Join(dir, "key")
+	if r := runBPX(t, nil, "keygen", "-o", key); r.Code != exitOK {
+		t.Fatalf("keygen: %+v", r)
+	}
+	signed := filepath.Join(dir, "signed.bpx")
+	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, over); r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 341 sections") {
+		t.Fatalf("sign of 340 sections: %+v", r)
+	}
+	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, pkg); r.Code != exitOK || strings.Contains(r.Stderr, "warning") {
+		t.Fatalf("sign of %d sections: %+v", sectionsOf(t, pkg), r)
+	}
 	if r := runBPX(t, nil, "repack", "-c", "none", over); r.Code != exitOK {
 		t.Fatalf("repack: %+v", r)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/sign"
 )
@@ -43,7 +44,22 @@ func (f *signFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	fmt.Fprintf(e.Stdout, "%s: signed by %s\n", termsafe.Name(out), s.name)
+	warnSections(e, out)
 	return exitOK
+}
+
+// warnSections warns when the file name has more sections than the
+// reference SDK reads, as bpx verify does: signing adds one.
+func warnSections(e *env, name string) {
+	rc, err := bpx.OpenReader(name)
+	if err != nil {
+		return
+	}
+	defer rc.Close()
+	if n := len(rc.Sections); n > bpx.ReferenceMaxSections {
+		fmt.Fprintf(e.Stderr, "%s: warning: %d sections with the signature: the reference SDK reads at most %d through a buffered reader (bpx repack --max-sections %d, then sign again, makes room)\n",
+			termsafe.Name(name), n, bpx.ReferenceMaxSections, bpx.ReferenceMaxSections-1)
+	}
 }
 
 // signTo writes the BPX file name signed by keys to out, which may be
