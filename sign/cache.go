@@ -41,6 +41,18 @@ func (c *chunkCache) copyOut(i int64, p []byte, off int64) (int, bool) {
 	return 0, false
 }
 
+// has reports whether chunk i is cached.
+func (c *chunkCache) has(i int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.entries {
+		if c.entries[k].index == i {
+			return true
+		}
+	}
+	return false
+}
+
 // buffer returns a buffer of n bytes for loading a chunk: a spare one when
 // there is one of the size.
 func (c *chunkCache) buffer(n int) []byte {

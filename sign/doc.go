@@ -91,7 +91,8 @@
 // returns only bytes that match the manifest. Every read is served from
 // whole chunks that were hashed and compared before any byte of them is
 // returned (a few verified chunks are cached, so that reading a section
-// in small pieces hashes each chunk once). Opening a container, a package
+// in small pieces hashes each chunk once, and a reader in order has the
+// next chunk hashed on another core while it hashes one). Opening a container, a package
 // or an overlay over a Verified, locally or over HTTP (package remote),
 // thus never returns a byte that does not match what the author signed.
 //
@@ -108,7 +109,7 @@
 // one and its digest count must be the one its data range implies; every
 // length is checked against the bytes that remain before it is used. A
 // Verified caches at most CacheChunks verified chunks, and at most
-// CacheChunks * ChunkSize bytes (1 MiB) unless a single chunk is larger;
+// CacheChunks * ChunkSize bytes (256 KiB) unless a single chunk is larger;
 // each read that misses the cache holds one more chunk while it checks
 // it, and a read of whole chunks is checked in the caller's buffer,
 // which is cleared from the first chunk that does not match. Sign holds

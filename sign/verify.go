@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gobpx/bpx"
 )
@@ -14,7 +17,7 @@ import (
 // CacheChunks is how many verified chunks a Verified keeps (fewer when
 // the file's chunks are larger than ChunkSize: at most CacheChunks *
 // ChunkSize bytes, or one chunk).
-const CacheChunks = 16
+const CacheChunks = 4
 
 // Verified is a signed file whose signature by a trusted key checked and
 // whose header and section table match its manifest. As an io.ReaderAt it
@@ -31,6 +34,7 @@ type Verified struct {
 	m          *manifest
 	signers    []PublicKey
 	cache      *chunkCache
+	last       atomic.Int64 // the chunk loaded last, for read-ahead
 }
 
 // Open checks that the BPX file r (size bytes) is signed by a key of
@@ -80,12 +84,14 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 	if err := f.match(); err != nil {
 		return nil, err
 	}
-	return &Verified{
+	v := &Verified{
 		r: r, size: size,
 		head: f.l.head, tail: f.sec,
 		start: int64(f.m.start), end: int64(f.m.end), chunk: int64(f.m.chunk),
 		m: f.m, signers: signers, cache: newChunkCache(f.m.chunk),
-	}, nil
+	}
+	v.last.Store(-2) // no chunk yet
+	return v, nil
 }
 
 // hasKey reports whether keys holds k.
@@ -149,13 +155,11 @@ func (v *Verified) readData(p []byte, off int64) (int, error) {
 				clear(q)
 				return n, err
 			}
-			for j := int64(0); j < int64(len(q)); j += v.chunk {
-				c := q[j:min(j+v.chunk, int64(len(q)))]
-				if err := v.check(i+j/v.chunk, c); err != nil {
-					clear(q[j:])
-					return n, err
-				}
-				n += len(c)
+			j, err := v.checkChunks(i, q)
+			n += int(j)
+			if err != nil {
+				clear(q[j:])
+				return n, err
 			}
 			continue
 		}
@@ -174,6 +178,19 @@ func (v *Verified) fromChunk(i int64, p []byte, off int64) (int, error) {
 	if n, ok := v.cache.copyOut(i, p, off); ok {
 		return n, nil
 	}
+	// A reader in order (a section read in small pieces, as a package's
+	// tables are) gets the next chunks loaded and hashed alongside, on
+	// other cores; their errors are left for the reads that reach them.
+	if v.last.Load() == i-1 {
+		ahead := min(int64(runtime.GOMAXPROCS(0)), int64(v.cache.max/2), v.chunks()-i) - 1
+		var wg sync.WaitGroup
+		for k := int64(1); k <= ahead; k++ {
+			wg.Go(func() { v.load(i + k) })
+		}
+		defer func() { wg.Wait(); v.last.Store(i + max(ahead, 0)) }()
+	} else {
+		v.last.Store(i)
+	}
 	cs := v.start + i*v.chunk
 	buf := v.cache.buffer(int(min(v.chunk, v.end-cs)))
 	if err := readFull(v.r, buf, cs); err != nil {
@@ -186,6 +203,34 @@ func (v *Verified) fromChunk(i int64, p []byte, off int64) (int, error) {
 	v.cache.put(i, buf)
 	return n, nil
 }
+
+// checkChunks checks q, whole chunks from chunk i on (the last one
+// possibly the file's shorter last chunk), and returns how many of its
+// bytes are good: all of them, or those before the first chunk that does
+// not match, with its error.
+func (v *Verified) checkChunks(i int64, q []byte) (int64, error) {
+	for j := int64(0); j < int64(len(q)); j += v.chunk {
+		if err := v.check(i+j/v.chunk, q[j:min(j+v.chunk, int64(len(q)))]); err != nil {
+			return j, err
+		}
+	}
+	return int64(len(q)), nil
+}
+
+// load loads, checks and caches chunk i, unless it is cached.
+func (v *Verified) load(i int64) {
+	if v.cache.has(i) {
+		return
+	}
+	cs := v.start + i*v.chunk
+	buf := v.cache.buffer(int(min(v.chunk, v.end-cs)))
+	if readFull(v.r, buf, cs) == nil && v.check(i, buf) == nil {
+		v.cache.put(i, buf)
+	}
+}
+
+// chunks returns the number of chunks.
+func (v *Verified) chunks() int64 { return (v.end - v.start + v.chunk - 1) / v.chunk }
 
 // check compares chunk i's bytes with its digest.
 func (v *Verified) check(i int64, p []byte) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -131,7 +132,13 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd, err := bpx.NewReader(r, size, cfg.bpxOpts...)
+	bpxOpts := cfg.bpxOpts
+	if signers != nil {
+		// Every byte is checked against its SHA-256 digest before it is
+		// read: the weak and CRC-32 section checksums add nothing.
+		bpxOpts = append(slices.Clip(bpxOpts), bpx.SkipChecksums())
+	}
+	rd, err := bpx.NewReader(r, size, bpxOpts...)
 	if err != nil {
 		return nil, err
 	}
