@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -42,7 +43,11 @@ type Verified struct {
 // An unsigned file is ErrUnsigned, one signed by no key of trusted that
 // verifies ErrUntrusted, one that does not match ErrTampered; all match
 // bpx.ErrSignature. Open reads the main header, the section table and
-// the signature section, not the data. An error reading r is returned as
+// the signature section; from an *os.File it also hashes the first
+// CacheChunks chunks meanwhile, on another goroutine (readers read the
+// tables next), and keeps those that match once the signature is
+// trusted; from any other io.ReaderAt (remote, memory) it reads no data.
+// An error reading r is returned as
 // it is; a file that is not a BPX container at all matches both
 // bpx.ErrSignature and the container's error (bpx.ErrFormat, ...).
 func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
@@ -54,6 +59,17 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", err, bpx.ErrSignature)
 	}
+	// From a local file, the first chunks are read and hashed on another
+	// core while the signatures are checked: readers read the tables
+	// next, which lie there. The digests are compared once the manifest
+	// is trusted. Over a network (any other io.ReaderAt), Open reads no
+	// data.
+	n := 0
+	if _, local := r.(*os.File); local {
+		n = newChunkCache(f.m.chunk).max
+	}
+	pf := prefetch(r, f.m, n)
+	defer pf.wait()
 	var signers []PublicKey
 	var untrusted []string
 	invalid := 0
@@ -91,8 +107,46 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 		m: f.m, signers: signers, cache: newChunkCache(f.m.chunk),
 	}
 	v.last.Store(-2) // no chunk yet
+	pf.wait()
+	for i, buf := range pf.bufs {
+		if buf != nil && bytes.Equal(pf.sums[i][:], f.m.digest(int64(i))) {
+			v.cache.put(int64(i), buf)
+			v.last.Store(int64(i))
+		}
+	}
 	return v, nil
 }
+
+// prefetched is the first chunks of a file, read and hashed.
+type prefetched struct {
+	bufs [][]byte // nil where the read failed
+	sums [][sha256.Size]byte
+	done chan struct{}
+}
+
+// prefetch starts reading and hashing the first n chunks of the data
+// range that m, not yet trusted, describes (its ranges are within the
+// file, as load checked; a bad one just fails the read).
+func prefetch(r io.ReaderAt, m *manifest, n int) *prefetched {
+	chunks := (m.end - m.start + uint64(m.chunk) - 1) / uint64(m.chunk)
+	n = int(min(uint64(n), chunks))
+	pf := &prefetched{bufs: make([][]byte, n), sums: make([][sha256.Size]byte, n), done: make(chan struct{})}
+	go func() {
+		defer close(pf.done)
+		for i := range n {
+			cs := m.start + uint64(i)*uint64(m.chunk)
+			buf := make([]byte, min(uint64(m.chunk), m.end-cs))
+			if readFull(r, buf, int64(cs)) != nil {
+				return
+			}
+			pf.bufs[i], pf.sums[i] = buf, sha256.Sum256(buf)
+		}
+	}()
+	return pf
+}
+
+// wait waits for the prefetch to end.
+func (pf *prefetched) wait() { <-pf.done }
 
 // hasKey reports whether keys holds k.
 func hasKey(keys []PublicKey, k PublicKey) bool {
