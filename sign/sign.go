@@ -117,14 +117,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 func signatures(old *sigSection, mb []byte, keys []*PrivateKey) ([][]byte, error) {
 	var sigs [][]byte
 	var signers []PublicKey
-	signed := func(k PublicKey) bool {
-		for _, s := range signers {
-			if s.Equal(k) {
-				return true
-			}
-		}
-		return false
-	}
+	signed := func(k PublicKey) bool { return hasKey(signers, k) }
 	if old != nil && bytes.Equal(old.manifest, mb) {
 		for _, sig := range old.signatures {
 			if k, err := VerifyMessage(sig, mb); err == nil && !signed(k) {
