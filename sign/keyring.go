@@ -3,9 +3,11 @@ package sign
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/gobpx/bpx"
@@ -28,7 +30,9 @@ const maxKeyRingFile = 1 << 20
 // authorized_keys and .pub files hold them ("ssh-ed25519 AAAA...
 // comment"), or as ssh's allowed_signers lines ("principals
 // ssh-ed25519 AAAA... [comment]", where the principals become the
-// comment when there is none). Blank lines and lines starting with # are
+// comment when there is none; a line whose options keep the key from
+// signing in namespace bpx, namespaces="..." without it or
+// cert-authority, is skipped, as ssh-keygen -Y verify -n bpx skips it). Blank lines and lines starting with # are
 // skipped. Any other line is an error naming its number, matching
 // bpx.ErrFormat (or bpx.ErrUnsupported for a key type other than
 // ssh-ed25519). A file that names no key is an error too: trusting
@@ -46,6 +50,9 @@ func ParseKeyRing(data []byte) (*KeyRing, error) {
 			continue
 		}
 		k, err := parseKeyLine(line)
+		if err == errNotForBPX {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("sign: trusted keys, line %d: %w", n, err)
 		}
@@ -69,6 +76,9 @@ func parseKeyLine(line string) (PublicKey, error) {
 	// allowed_signers: principals, options, then the key.
 	for i := 1; i < len(fields); i++ {
 		if isKeyType(fields[i]) {
+			if !optionsAllowBPX(strings.Join(fields[1:i], " ")) {
+				return PublicKey{}, errNotForBPX
+			}
 			k, err := ParsePublicKey([]byte(strings.Join(fields[i:], " ")))
 			if err == nil && k.Comment == "" {
 				k.Comment = fields[0]
@@ -77,6 +87,59 @@ func parseKeyLine(line string) (PublicKey, error) {
 		}
 	}
 	return PublicKey{}, fmt.Errorf("no ssh-ed25519 key on the line: %w", bpx.ErrFormat)
+}
+
+// errNotForBPX is parseKeyLine's answer for an allowed_signers line whose
+// options keep its key from signing BPX files: ParseKeyRing skips it.
+var errNotForBPX = errors.New("not a key for namespace " + Namespace)
+
+// optionsAllowBPX reports whether the options of an allowed_signers line
+// let its key sign in Namespace, as ssh-keygen -Y verify would: not a
+// cert-authority (it signs certificates, which are not accepted here),
+// and namespaces, when given, a pattern list that matches Namespace and
+// negates it nowhere.
+func optionsAllowBPX(opts string) bool {
+	for _, o := range splitOptions(opts) {
+		name, value, _ := strings.Cut(o, "=")
+		switch strings.ToLower(name) {
+		case "cert-authority":
+			return false
+		case "namespaces":
+			ok := false
+			for _, p := range strings.Split(strings.Trim(value, `"`), ",") {
+				neg := strings.HasPrefix(p, "!")
+				if m, _ := path.Match(strings.TrimPrefix(p, "!"), Namespace); m {
+					if neg {
+						return false
+					}
+					ok = true
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// splitOptions splits the options of an allowed_signers line at the
+// commas outside double quotes.
+func splitOptions(opts string) []string {
+	var out []string
+	quoted, from := false, 0
+	for i := 0; i < len(opts); i++ {
+		switch opts[i] {
+		case '"':
+			quoted = !quoted
+		case ',':
+			if !quoted {
+				out = append(out, opts[from:i])
+				from = i + 1
+			}
+		}
+	}
+	return append(out, opts[from:])
 }
 
 // LoadKeyRing reads a trusted-keys file (see ParseKeyRing).
