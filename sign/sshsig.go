@@ -76,6 +76,10 @@ func VerifyMessage(sig, msg []byte) (PublicKey, error) {
 	if s.Format != ssh.KeyAlgoED25519 {
 		return PublicKey{}, badSignature(fmt.Sprintf("a %s signature", s.Format))
 	}
+	if len(s.Rest) != 0 {
+		// ssh.Unmarshal keeps them; ssh-keygen refuses them.
+		return PublicKey{}, badSignature(fmt.Sprintf("%d bytes after the signature", len(s.Rest)))
+	}
 	if err := pk.Verify(messageToSign(msg), &s); err != nil {
 		return PublicKey{}, badSignature("does not verify")
 	}
