@@ -69,6 +69,10 @@ func VerifyMessage(sig, msg []byte) (PublicKey, error) {
 	if err != nil {
 		return PublicKey{}, err
 	}
+	if blob.Reserved != "" {
+		// Not signed: a blob that differs in it only would verify too.
+		return PublicKey{}, badSignature(fmt.Sprintf("reserved field of %d bytes, not empty", len(blob.Reserved)))
+	}
 	var s ssh.Signature
 	if err := ssh.Unmarshal(blob.Signature, &s); err != nil {
 		return PublicKey{}, badSignature(err.Error())
