@@ -3,12 +3,14 @@ package sign
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/gobpx/bpx"
 )
@@ -31,9 +33,10 @@ const maxKeyRingFile = 1 << 20
 // comment"), or as ssh's allowed_signers lines ("principals
 // ssh-ed25519 AAAA... [comment]", where the principals become the
 // comment when there is none; a line whose options keep the key from
-// signing in namespace bpx, namespaces="..." without it or
-// cert-authority, is skipped, as ssh-keygen -Y verify -n bpx skips it). Blank lines and lines starting with # are
-// skipped. Any other line is an error naming its number, matching
+// signing in namespace bpx now (namespaces="..." without it,
+// cert-authority, a valid-before date past or a valid-after date to come)
+// is skipped, as ssh-keygen -Y verify -n bpx skips it). Blank lines and
+// lines starting with # are skipped. Any other line is an error naming its number, matching
 // bpx.ErrFormat (or bpx.ErrUnsupported for a key type other than
 // ssh-ed25519). A file that names no key is an error too: trusting
 // nobody is never what a caller meant.
@@ -76,8 +79,8 @@ func parseKeyLine(line string) (PublicKey, error) {
 	// allowed_signers: principals, options, then the key.
 	for i := 1; i < len(fields); i++ {
 		if isKeyType(fields[i]) {
-			if !optionsAllowBPX(strings.Join(fields[1:i], " ")) {
-				return PublicKey{}, errNotForBPX
+			if ok, err := optionsAllowBPX(strings.Join(fields[1:i], " "), time.Now()); err != nil || !ok {
+				return PublicKey{}, cmp.Or(err, errNotForBPX)
 			}
 			k, err := ParsePublicKey([]byte(strings.Join(fields[i:], " ")))
 			if err == nil && k.Comment == "" {
@@ -94,33 +97,62 @@ func parseKeyLine(line string) (PublicKey, error) {
 var errNotForBPX = errors.New("not a key for namespace " + Namespace)
 
 // optionsAllowBPX reports whether the options of an allowed_signers line
-// let its key sign in Namespace, as ssh-keygen -Y verify would: not a
-// cert-authority (it signs certificates, which are not accepted here),
-// and namespaces, when given, a pattern list that matches Namespace and
-// negates it nowhere.
-func optionsAllowBPX(opts string) bool {
+// let its key sign in Namespace at now, as ssh-keygen -Y verify would:
+// not a cert-authority (it signs certificates, which are not accepted
+// here), namespaces, when given, a pattern list that matches Namespace
+// and negates it nowhere, and now within valid-after and valid-before.
+// A date it cannot read is an error matching bpx.ErrFormat.
+func optionsAllowBPX(opts string, now time.Time) (bool, error) {
+	allow := true
 	for _, o := range splitOptions(opts) {
 		name, value, _ := strings.Cut(o, "=")
-		switch strings.ToLower(name) {
+		value = strings.Trim(value, `"`)
+		switch name = strings.ToLower(name); name {
 		case "cert-authority":
-			return false
+			allow = false
 		case "namespaces":
 			ok := false
-			for _, p := range strings.Split(strings.Trim(value, `"`), ",") {
+			for _, p := range strings.Split(value, ",") {
 				neg := strings.HasPrefix(p, "!")
 				if m, _ := path.Match(strings.TrimPrefix(p, "!"), Namespace); m {
 					if neg {
-						return false
+						return false, nil
 					}
 					ok = true
 				}
 			}
-			if !ok {
-				return false
+			allow = allow && ok
+		case "valid-after", "valid-before":
+			t, err := parseSSHTime(value)
+			if err != nil {
+				return false, fmt.Errorf("%s=%q: %w", name, value, err)
+			}
+			if name == "valid-after" {
+				allow = allow && !now.Before(t)
+			} else {
+				allow = allow && now.Before(t)
 			}
 		}
 	}
-	return true
+	return allow, nil
+}
+
+// parseSSHTime parses a date of allowed_signers' validity options:
+// YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in UTC with a Z suffix, else
+// in local time.
+func parseSSHTime(v string) (time.Time, error) {
+	loc := time.Local
+	if s, ok := strings.CutSuffix(v, "Z"); ok {
+		v, loc = s, time.UTC
+	}
+	for _, layout := range []string{"20060102", "200601021504", "20060102150405"} {
+		if len(v) == len(layout) {
+			if t, err := time.ParseInLocation(layout, v, loc); err == nil {
+				return t, nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a date YYYYMMDD[HHMM[SS]][Z]: %w", bpx.ErrFormat)
 }
 
 // splitOptions splits the options of an allowed_signers line at the

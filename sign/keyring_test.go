@@ -1,8 +1,10 @@
 package sign_test
 
 import (
+	"errors"
 	"testing"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sign"
 )
 
@@ -28,13 +30,43 @@ func TestAllowedSignersOptions(t *testing.T) {
 		{`alice cert-authority ` + key, false},
 		{`alice cert-authority,namespaces="bpx" ` + key, false},
 	} {
-		r, err := sign.ParseKeyRing([]byte(filler + c.line + "\n"))
-		if err != nil {
-			t.Errorf("%q: %v", c.line, err)
-			continue
-		}
-		if _, ok := r.Lookup(k.Public()); ok != c.trusted {
-			t.Errorf("%q: trusted %v, want %v", c.line, ok, c.trusted)
-		}
+		checkTrusted(t, filler+c.line+"\n", k.Public(), c.trusted)
+	}
+}
+
+// TestAllowedSignersValidity: an allowed_signers line whose key is
+// valid only before a past date (valid-before) or after a future one
+// (valid-after) does not make the key trusted; one valid now does.
+func TestAllowedSignersValidity(t *testing.T) {
+	k, other := testKey(t, "k"), testKey(t, "other")
+	key := k.Public().String()
+	filler := "other@example " + other.Public().String() + "\n"
+	for _, c := range []struct {
+		line    string
+		trusted bool
+	}{
+		{`alice valid-before="19700102" ` + key, false},
+		{`alice valid-after="99991231Z" ` + key, false},
+		{`alice valid-after="19700101000000Z",valid-before="99991231" ` + key, true},
+		{`alice valid-before="999912312359" ` + key, true},
+	} {
+		checkTrusted(t, filler+c.line+"\n", k.Public(), c.trusted)
+	}
+	if _, err := sign.ParseKeyRing([]byte(filler + `alice valid-before="soon" ` + key + "\n")); !errors.Is(err, bpx.ErrFormat) {
+		t.Errorf("an unreadable date: %v, want an error matching bpx.ErrFormat", err)
+	}
+}
+
+// checkTrusted checks that the trusted-keys file parses and trusts k, or
+// does not.
+func checkTrusted(t *testing.T, file string, k sign.PublicKey, want bool) {
+	t.Helper()
+	r, err := sign.ParseKeyRing([]byte(file))
+	if err != nil {
+		t.Errorf("%q: %v", file, err)
+		return
+	}
+	if _, ok := r.Lookup(k); ok != want {
+		t.Errorf("%q: trusted %v, want %v", file, ok, want)
 	}
 }
