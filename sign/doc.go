@@ -20,7 +20,10 @@
 //
 // A KeyRing is the set of keys a reader trusts, read from a file with one
 // public key per line as authorized_keys and .pub files hold them (and
-// ssh's allowed_signers lines, whose principals are taken as the comment);
+// ssh's allowed_signers lines, whose principals are taken as the comment,
+// and which are skipped when their options keep the key from signing in
+// namespace bpx now: namespaces="..." without it, cert-authority, or
+// valid-before and valid-after dates that exclude the present);
 // blank lines and lines starting with # are ignored.
 //
 // # What a signed file holds

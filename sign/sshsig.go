@@ -69,12 +69,20 @@ func VerifyMessage(sig, msg []byte) (PublicKey, error) {
 	if err != nil {
 		return PublicKey{}, err
 	}
+	if blob.Reserved != "" {
+		// Not signed: a blob that differs in it only would verify too.
+		return PublicKey{}, badSignature(fmt.Sprintf("reserved field of %d bytes, not empty", len(blob.Reserved)))
+	}
 	var s ssh.Signature
 	if err := ssh.Unmarshal(blob.Signature, &s); err != nil {
 		return PublicKey{}, badSignature(err.Error())
 	}
 	if s.Format != ssh.KeyAlgoED25519 {
 		return PublicKey{}, badSignature(fmt.Sprintf("a %s signature", s.Format))
+	}
+	if len(s.Rest) != 0 {
+		// ssh.Unmarshal keeps them; ssh-keygen refuses them.
+		return PublicKey{}, badSignature(fmt.Sprintf("%d bytes after the signature", len(s.Rest)))
 	}
 	if err := pk.Verify(messageToSign(msg), &s); err != nil {
 		return PublicKey{}, badSignature("does not verify")
