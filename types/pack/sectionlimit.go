@@ -112,16 +112,6 @@ func (w *Writer) fitFiles(files []treeFile, others int) {
 	w.growSectionSize(sizes, int64(m-3-others-w.sections))
 }
 
-// dataBudget is how many data sections a package may have besides head
-// sections of its own and others it keeps; 0 when there is no limit, and
-// at least 1 (Close reports a limit that cannot be met).
-func (c *writerConfig) dataBudget(others int) int {
-	if c.maxSections == 0 {
-		return 0
-	}
-	return max(1, c.maxSections-others)
-}
-
 // dataPart is one data section of a package being written, made from a
 // section of a source: copied whole, or (sq != nil) only its live ranges.
 type dataPart struct {
