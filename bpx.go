@@ -188,13 +188,13 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 	if size < MainHeaderSize {
 		return &FormatError{Offset: size, Section: -1, What: fmt.Sprintf("main header truncated: file is %d bytes, header needs %d", size, MainHeaderSize)}
 	}
-	rd.Header = unmarshalMainHeader(hb[:])
+	rd.Header = UnmarshalMainHeader(hb[:])
 	table, err := rd.readTable(MainHeaderSize, SectionHeaderSize)
 	if err != nil {
 		return err
 	}
 	if !rd.cfg.skipChecksums {
-		if sum := headerChecksum(hb[:], table); sum != rd.Header.Checksum {
+		if sum := HeaderChecksum(hb[:], table); sum != rd.Header.Checksum {
 			return &ChecksumError{Section: -1, Expected: rd.Header.Checksum, Actual: sum}
 		}
 	}
@@ -203,7 +203,7 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 	rd.Sections = make([]*Section, num)
 	for i := range secs {
 		secs[i] = Section{
-			SectionHeader: unmarshalSectionHeader(table[i*SectionHeaderSize:]),
+			SectionHeader: UnmarshalSectionHeader(table[i*SectionHeaderSize:]),
 			Index:         i,
 			rd:            rd,
 			usizeKnown:    true,

@@ -89,7 +89,7 @@ func (h *MainHeader) Marshal() [MainHeaderSize]byte {
 }
 
 // unmarshalMainHeader decodes b (40 bytes). The signature is not checked.
-func unmarshalMainHeader(b []byte) MainHeader {
+func UnmarshalMainHeader(b []byte) MainHeader {
 	var h MainHeader
 	h.Type = b[3]
 	h.Checksum = binary.LittleEndian.Uint32(b[4:])
@@ -112,7 +112,10 @@ func (h *SectionHeader) Marshal() [SectionHeaderSize]byte {
 	return b
 }
 
-func unmarshalSectionHeader(b []byte) SectionHeader {
+// UnmarshalSectionHeader decodes the 24-byte section header at the start
+// of b, as Marshal encodes it (Reserved is not kept); b must hold at least
+// SectionHeaderSize bytes.
+func UnmarshalSectionHeader(b []byte) SectionHeader {
 	return SectionHeader{
 		Pointer:  binary.LittleEndian.Uint64(b[0:]),
 		CSize:    binary.LittleEndian.Uint32(b[8:]),
@@ -123,10 +126,12 @@ func unmarshalSectionHeader(b []byte) SectionHeader {
 	}
 }
 
-// headerChecksum computes the weak header checksum: the main header with its
-// Checksum field taken as zero, plus every byte of the raw section table
-// (including the Reserved bytes as stored).
-func headerChecksum(main []byte, table []byte) uint32 {
+// HeaderChecksum computes the weak header checksum of a file: its main
+// header (MainHeaderSize bytes of main) with the Checksum field taken as
+// zero, plus every byte of the raw section table (including the Reserved
+// bytes as stored). Tools that write a header themselves, as package
+// sign does, use it; NewReader checks it.
+func HeaderChecksum(main []byte, table []byte) uint32 {
 	sum := WeakChecksum(0, main[0:4])
 	sum = WeakChecksum(sum, main[8:MainHeaderSize])
 	return WeakChecksum(sum, table)

@@ -41,7 +41,7 @@ func buildContainer(typ uint8, ext [16]byte, secs []rawSection) []byte {
 	}
 	mh := MainHeader{Type: typ, FileSize: dataOff + uint64(len(data)), SectionNum: uint32(len(secs)), Version: 2, TypeExt: ext}
 	hb := mh.Marshal()
-	mh.Checksum = headerChecksum(hb[:], table)
+	mh.Checksum = HeaderChecksum(hb[:], table)
 	hb = mh.Marshal()
 	return append(append(hb[:], table...), data...)
 }
@@ -113,7 +113,7 @@ func TestChecksumVectors(t *testing.T) {
 	// chaining equals one call
 	require.Equal(t, ReferenceCRC32(all), UpdateReferenceCRC32(UpdateReferenceCRC32(0, all[:100]), all[100:]))
 	require.Equal(t, uint32(255*256/2), WeakChecksum(0, all))
-	require.Equal(t, uint32(0x114), headerChecksum(buildContainer(0, [16]byte{}, nil), nil))
+	require.Equal(t, uint32(0x114), HeaderChecksum(buildContainer(0, [16]byte{}, nil), nil))
 }
 
 func TestReadEveryCompressionAndChecksum(t *testing.T) {

@@ -403,7 +403,7 @@ func (w *Writer) writeOut() error {
 		TypeExt:    w.cfg.typeExt,
 	}
 	hb := h.Marshal()
-	h.Checksum = headerChecksum(hb[:], table)
+	h.Checksum = HeaderChecksum(hb[:], table)
 	hb = h.Marshal()
 
 	dst := w.dst

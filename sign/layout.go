@@ -34,14 +34,7 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 	if [3]byte(hb[:3]) != bpx.Signature {
 		return nil, bpx.NewFormatError(0, "bad signature %q", hb[:3])
 	}
-	main := bpx.MainHeader{
-		Type:       hb[3],
-		Checksum:   binary.LittleEndian.Uint32(hb[4:]),
-		FileSize:   binary.LittleEndian.Uint64(hb[8:]),
-		SectionNum: binary.LittleEndian.Uint32(hb[16:]),
-		Version:    binary.LittleEndian.Uint32(hb[20:]),
-		TypeExt:    [16]byte(hb[24:40]),
-	}
+	main := bpx.UnmarshalMainHeader(hb[:])
 	if main.Version != bpx.Version1 && main.Version != bpx.Version2 {
 		return nil, fmt.Errorf("sign: BPX version %d: only versions 1 and 2 are signed: %w", main.Version, bpx.ErrUnsupported)
 	}
@@ -59,7 +52,7 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 	}
 	l := &layout{head: head, main: main, secs: make([]bpx.SectionHeader, n), size: size}
 	for i := range l.secs {
-		l.secs[i] = decodeSectionHeader(l.entry(i))
+		l.secs[i] = bpx.UnmarshalSectionHeader(l.entry(i))
 	}
 	return l, nil
 }
@@ -88,24 +81,6 @@ func (l *layout) misplaced() int {
 
 // checksumOK reports whether the main header's checksum is right.
 func (l *layout) checksumOK() bool { return l.main.Checksum == headerChecksum(l.head) }
-
-// headerChecksum is the BPX header checksum of head, the main header
-// and the table: the weak sum of every byte but the checksum field's.
-func headerChecksum(head []byte) uint32 {
-	return bpx.WeakChecksum(bpx.WeakChecksum(0, head[:4]), head[8:])
-}
-
-// decodeSectionHeader decodes a 24-byte section header.
-func decodeSectionHeader(b []byte) bpx.SectionHeader {
-	return bpx.SectionHeader{
-		Pointer:  binary.LittleEndian.Uint64(b[0:]),
-		CSize:    binary.LittleEndian.Uint32(b[8:]),
-		USize:    binary.LittleEndian.Uint32(b[12:]),
-		Checksum: binary.LittleEndian.Uint32(b[16:]),
-		Type:     b[20],
-		Flags:    b[21],
-	}
-}
 
 // buildHead returns a main header and table: main with its SectionNum,
 // FileSize and Checksum set, followed by table.
@@ -136,3 +111,9 @@ type readError struct{ err error }
 
 func (e *readError) Error() string { return e.err.Error() }
 func (e *readError) Unwrap() error { return e.err }
+
+// headerChecksum is the BPX header checksum of head, the main header and
+// the table.
+func headerChecksum(head []byte) uint32 {
+	return bpx.HeaderChecksum(head, head[bpx.MainHeaderSize:])
+}

@@ -466,7 +466,7 @@ func (f *signedFile) match() error {
 // headerDiff names the fields in which section header got differs from
 // the signed one.
 func headerDiff(got, want []byte) string {
-	g, w := decodeSectionHeader(got), decodeSectionHeader(want)
+	g, w := bpx.UnmarshalSectionHeader(got), bpx.UnmarshalSectionHeader(want)
 	var d []string
 	add := func(field string, a, b any) {
 		d = append(d, fmt.Sprintf("%s %v, signed %v", field, a, b))
