@@ -165,10 +165,14 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 	return bound&zero | (rng-bound)&^zero, code - bound&^zero, ^zero & 1
 }
 
-// decodeChunk decodes LZMA symbols into out[pos:end], where out[dictStart:pos]
-// is the dictionary so far and dictSize bounds distances. A match may not
-// run past end (encoders never split one across chunks; such data is
-// reported corrupt so the caller can use a general decoder). A distance
+// decodeChunk decodes LZMA symbols into out from pos until it reaches
+// stop or the chunk's end len(out), and returns the position reached,
+// saving its state in m and rc so that a later call continues. The last
+// symbol may run up to a match's length (273) past stop, never past
+// len(out): out[dictStart:pos] is the dictionary so far and dictSize
+// bounds distances. A match may not run past len(out) (encoders never
+// split one across chunks; such data is reported corrupt so the caller
+// can use a general decoder). A distance
 // (up to 4 GiB - 1) is compared with pos-dictStart as a uint before it
 // becomes an index: as an int it wraps negative where int has 32 bits.
 //
@@ -179,12 +183,12 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 // callee-saved registers) and measured slower; treeBit's early loads are
 // faster again (both by BenchmarkDecode). Reverse bit trees are short and
 // did not gain from treeBit.
-func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart int, dictSize uint32) error {
+func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart int, dictSize uint32) (int, error) {
 	lc, lpMask, pbMask := m.lc, uint32(1)<<m.lp-1, uint32(1)<<m.pb-1
 	state, reps := m.state, m.reps
 	rng, code, ip, in := rc.rng, rc.code, rc.pos, rc.in
 	var bit uint32
-	for pos < end {
+	for pos < stop {
 		ps := uint32(pos) & pbMask
 		rng, code, ip = norm(rng, code, ip, in)
 		rng, code, bit = step(rng, code, &m.isMatch[state][ps])
@@ -205,7 +209,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart in
 				}
 			} else {
 				if uint(reps[0]) >= uint(pos-dictStart) {
-					return errCorrupt
+					return pos, errCorrupt
 				}
 				d := int(reps[0]) + 1
 				// A matched literal: the byte at distance reps[0] steers
@@ -258,7 +262,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart in
 				if bit == 0 {
 					// Short rep: one byte at distance reps[0].
 					if uint(reps[0]) >= uint(pos-dictStart) {
-						return errCorrupt
+						return pos, errCorrupt
 					}
 					out[pos] = out[pos-int(reps[0])-1]
 					pos++
@@ -355,7 +359,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart in
 					dist += bit << uint(i)
 				}
 				if dist == 0xFFFFFFFF {
-					return errCorrupt // end marker: not used in LZMA2
+					return pos, errCorrupt // end marker: not used in LZMA2
 				}
 			}
 			reps = [4]uint32{dist, reps[0], reps[1], reps[2]}
@@ -370,14 +374,14 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart in
 			state = 11
 		}
 		n = int(length) + minMatchLen
-		if uint(reps[0]) >= uint(pos-dictStart) || reps[0] >= dictSize || n > end-pos {
-			return errCorrupt
+		if uint(reps[0]) >= uint(pos-dictStart) || reps[0] >= dictSize || n > len(out)-pos {
+			return pos, errCorrupt
 		}
 		d := int(reps[0]) + 1
 		switch {
 		case d >= n && n > 32:
 			copy(out[pos:pos+n], out[pos-d:])
-		case d >= 8 && pos+n+8 <= end:
+		case d >= 8 && pos+n+8 <= len(out):
 			// Eight bytes at a time, even overlapping: each word read
 			// lies wholly before the one written. The last word may run
 			// past the match into bytes decoded later.
@@ -396,5 +400,5 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, end, dictStart in
 	}
 	m.state, m.reps = state, reps
 	rc.rng, rc.code, rc.pos = rng, code, ip
-	return nil
+	return pos, nil
 }

@@ -1,7 +1,8 @@
 // Package xzdec decodes a complete .xz stream held in memory into a flat
 // buffer, for BPX's xz sections: the output itself is the LZMA2
 // dictionary, so matches are plain copies, with no circular window to wrap
-// around and no state to save between calls.
+// around. Decode decodes a whole stream; Start and DecodeTo decode one as
+// far as asked and continue from there on the next call.
 //
 // It handles what BPX writers produce: one stream of LZMA2-only blocks
 // with any check (None, CRC32, CRC64, SHA-256). Anything else (other
@@ -42,6 +43,10 @@ var crc64Table = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc
 
 // Decoder holds the LZMA state (about 30 KB); reuse it across streams. A
 // Decoder is not safe for concurrent use.
+//
+// Decode decodes a stream at once. Start and DecodeTo decode one in
+// steps, each going only as far as asked: the range coder, the model and
+// the position inside the block and the LZMA2 chunk are kept in between.
 type Decoder struct {
 	// MaxDict, if not 0, is the largest dictionary a block may declare.
 	// This decoder needs no dictionary of its own (the output is one), but
@@ -50,7 +55,43 @@ type Decoder struct {
 
 	m  model
 	rc rangeDecoder
+
+	// The stream between calls of DecodeTo.
+	in    []byte
+	out   []byte // decoded bytes, up to the current chunk's end inside one
+	pos   int    // end of the decoded bytes in out
+	orig  int    // len(dst) given to Start
+	limit int    // the most len(out) may reach
+	p     int    // next byte of in
+	phase phase
+	err   error
+
+	flags     [2]byte // the stream flags, which the footer repeats
+	checkSize int
+	records   []record // the blocks so far, for the index
+
+	// The current block.
+	blockStart, dataStart int // its first byte in out, its data's in in
+	hdrSize               int
+	csize, usize          int64 // from its header, -1 if absent
+	dict                  uint32
+
+	// The current LZMA2 chunk.
+	needDictReset, needProps bool
+	dictStart                int // where the dictionary starts in out
+	stored                   int // bytes left in a stored chunk
 }
+
+// phase is where a Decoder is in its stream.
+type phase uint8
+
+const (
+	atBlock  phase = iota // at a block header or the index
+	atChunk               // at an LZMA2 control byte
+	inLZMA                // inside an LZMA chunk: rc and m hold its state
+	inStored              // inside a stored chunk: stored bytes are left
+	atEnd                 // the stream was decoded and verified
+)
 
 type record struct{ unpadded, usize uint64 }
 
@@ -59,134 +100,318 @@ type record struct{ unpadded, usize uint64 }
 // error dst[:len(dst)] is unchanged, but the bytes after it (up to its
 // capacity) may have been overwritten.
 func (d *Decoder) Decode(dst, src []byte, limit int) ([]byte, error) {
-	orig := len(dst)
-	out, err := d.decode(dst, src, limit)
+	d.Start(dst, src, limit)
+	out, err := d.DecodeTo(limit)
+	if err == nil && !d.Done() {
+		err = errCorrupt // not reached: DecodeTo(limit) goes to the end
+	}
+	d.in, d.out = nil, nil // keep neither buffer
 	if err != nil {
-		return dst[:orig], err
+		return dst[:len(dst)], err
 	}
 	return out, nil
 }
 
-func (d *Decoder) decode(out, in []byte, limit int) ([]byte, error) {
+// Start begins decoding the complete .xz stream src, whose decoded bytes
+// DecodeTo appends to dst[:len(dst)], at most limit of them: more is
+// ErrLimit. The capacity of dst is reused; where it holds len(dst)+limit
+// bytes the output never moves. The Decoder keeps src and dst until the
+// next Start or Decode.
+func (d *Decoder) Start(dst, src []byte, limit int) {
+	orig := len(dst)
+	*d = Decoder{
+		MaxDict: d.MaxDict, m: d.m,
+		in: src, out: dst, pos: orig, orig: orig,
+		// limit counts from len(dst); as a bound on the total length it
+		// must not wrap.
+		limit:   orig + min(limit, math.MaxInt-orig),
+		records: d.records[:0],
+	}
+	d.err = d.header()
+}
+
+// DecodeTo decodes until at least n bytes (counted as limit is, after
+// len(dst)) are out or the stream ends, and returns dst extended by all
+// the bytes decoded so far. It goes at most one LZMA match (273 bytes)
+// past n, but it also verifies any block check, index and footer that
+// the stream has at that point before its next chunk. Only Done says
+// that the stream's checks covered the bytes: until then they are
+// unverified, and a caller that uses them must verify them itself.
+// Errors are sticky: once DecodeTo has returned one it returns it again,
+// with dst[:len(dst)].
+func (d *Decoder) DecodeTo(n int) ([]byte, error) {
+	if d.err == nil {
+		target := d.limit
+		if n < d.limit-d.orig {
+			target = d.orig + max(n, 0)
+		}
+		d.err = d.run(target)
+	}
+	if d.err != nil {
+		return d.out[:d.orig], d.err
+	}
+	return d.out[:d.pos], nil
+}
+
+// Done reports whether the whole stream was decoded and every check in
+// it (block checks, sizes, index, footer, its exact end) passed.
+func (d *Decoder) Done() bool { return d.err == nil && d.phase == atEnd }
+
+// header reads the stream header.
+func (d *Decoder) header() error {
+	in := d.in
 	if len(in) < 12 || !bytes.Equal(in[:6], headerMagic) {
-		return nil, errCorrupt
+		return errCorrupt
 	}
 	flags := in[6:8]
 	if crc32.ChecksumIEEE(flags) != binary.LittleEndian.Uint32(in[8:12]) || flags[0] != 0 || flags[1]&0xF0 != 0 {
-		return nil, errCorrupt
+		return errCorrupt
 	}
-	checkSize := 0
 	switch flags[1] {
 	case 0:
 	case 1:
-		checkSize = 4
+		d.checkSize = 4
 	case 4:
-		checkSize = 8
+		d.checkSize = 8
 	case 10:
-		checkSize = sha256.Size
+		d.checkSize = sha256.Size
 	default:
-		return nil, ErrUnsupported
+		return ErrUnsupported
 	}
-	// limit counts from len(out); as a bound on the total length it
-	// must not wrap.
-	limit = len(out) + min(limit, math.MaxInt-len(out))
-	p := 12
-	var records []record
+	copy(d.flags[:], flags)
+	d.p = 12
+	return nil
+}
+
+// run decodes until pos reaches target inside a chunk, or to the stream's
+// end.
+func (d *Decoder) run(target int) error {
 	for {
-		if p >= len(in) {
-			return nil, errCorrupt
-		}
-		if in[p] == 0 {
-			break // the index
-		}
-		start := len(out)
-		hdrSize := (int(in[p]) + 1) * 4
-		dict, csize, usize, err := parseBlockHeader(in[p:], hdrSize)
-		if err != nil {
-			return nil, err
-		}
-		if d.MaxDict > 0 && dict > d.MaxDict {
-			return nil, ErrDict
-		}
-		p += hdrSize
-		dataStart := p
-		out, p, err = d.lzma2(out, in, p, dict, limit)
-		if err != nil {
-			return nil, err
-		}
-		cs, us := uint64(p-dataStart), uint64(len(out)-start)
-		if csize >= 0 && uint64(csize) != cs || usize >= 0 && uint64(usize) != us {
-			return nil, errCorrupt
-		}
-		for p%4 != 0 {
-			if p >= len(in) || in[p] != 0 {
-				return nil, errCorrupt
+		switch d.phase {
+		case inLZMA:
+			if d.pos >= target {
+				return nil
 			}
-			p++
-		}
-		if p+checkSize > len(in) {
-			return nil, errCorrupt
-		}
-		switch checkSize { // stored little-endian
-		case 4:
-			if crc32.ChecksumIEEE(out[start:]) != binary.LittleEndian.Uint32(in[p:]) {
-				return nil, errCorrupt
+			pos, err := d.m.decodeChunk(&d.rc, d.out, d.pos, min(target, len(d.out)), d.dictStart, d.dict)
+			if err != nil {
+				return err
 			}
-		case 8:
-			if crc64.Checksum(out[start:], crc64Table()) != binary.LittleEndian.Uint64(in[p:]) {
-				return nil, errCorrupt
+			d.pos = pos
+			if pos < len(d.out) {
+				return nil
 			}
-		case sha256.Size:
-			if sum := sha256.Sum256(out[start:]); !bytes.Equal(sum[:], in[p:p+sha256.Size]) {
-				return nil, errCorrupt
+			if !d.rc.finished() {
+				return errCorrupt
 			}
+			d.phase = atChunk
+		case inStored:
+			if d.pos >= target {
+				return nil
+			}
+			k := min(d.stored, target-d.pos)
+			copy(d.out[d.pos:d.pos+k], d.in[d.p:])
+			d.pos, d.p, d.stored = d.pos+k, d.p+k, d.stored-k
+			if d.stored == 0 {
+				d.phase = atChunk
+			}
+		case atChunk:
+			if err := d.chunk(); err != nil {
+				return err
+			}
+		case atBlock:
+			if d.p >= len(d.in) {
+				return errCorrupt
+			}
+			if d.in[d.p] == 0 {
+				return d.index()
+			}
+			if err := d.block(); err != nil {
+				return err
+			}
+		default:
+			return nil
 		}
-		p += checkSize
-		records = append(records, record{uint64(hdrSize) + cs + uint64(checkSize), us})
 	}
+}
+
+// block reads a block header.
+func (d *Decoder) block() error {
+	d.hdrSize = (int(d.in[d.p]) + 1) * 4
+	dict, csize, usize, err := parseBlockHeader(d.in[d.p:], d.hdrSize)
+	if err != nil {
+		return err
+	}
+	if d.MaxDict > 0 && dict > d.MaxDict {
+		return ErrDict
+	}
+	d.dict, d.csize, d.usize = dict, csize, usize
+	d.p += d.hdrSize
+	d.dataStart, d.blockStart = d.p, d.pos
+	d.needDictReset, d.needProps = true, true
+	d.phase = atChunk
+	return nil
+}
+
+// chunk reads an LZMA2 chunk's header, or the end of the block's data.
+func (d *Decoder) chunk() error {
+	in, p := d.in, d.p
+	if p >= len(in) {
+		return errCorrupt
+	}
+	ctl := in[p]
+	p++
+	if ctl == 0 {
+		d.p = p
+		return d.endBlock()
+	}
+	if ctl >= 0xE0 || ctl == 1 {
+		d.needProps, d.needDictReset = true, false
+		d.dictStart = d.pos
+	} else if d.needDictReset {
+		return errCorrupt
+	}
+	if ctl < 0x80 {
+		if ctl > 2 || p+2 > len(in) {
+			return errCorrupt
+		}
+		n := int(in[p])<<8 | int(in[p+1]) + 1
+		p += 2
+		if n > len(in)-p {
+			return errCorrupt
+		}
+		if n > d.limit-d.pos {
+			return ErrLimit
+		}
+		d.out = grow(d.out, n)
+		d.p, d.stored, d.phase = p, n, inStored
+		return nil
+	}
+	if p+4 > len(in) {
+		return errCorrupt
+	}
+	usize := int(ctl&0x1F)<<16 | int(in[p])<<8 | int(in[p+1]) + 1
+	csize := int(in[p+2])<<8 | int(in[p+3]) + 1
+	p += 4
+	m := &d.m
+	if ctl >= 0xC0 {
+		if p >= len(in) {
+			return errCorrupt
+		}
+		props := uint32(in[p])
+		p++
+		if props >= 9*5*5 {
+			return errCorrupt
+		}
+		lc, lp, pb := props%9, props/9%5, props/45
+		if lc+lp > 4 {
+			return errCorrupt
+		}
+		m.lc, m.lp, m.pb = lc, lp, pb
+		d.needProps = false
+	} else if d.needProps {
+		return errCorrupt
+	}
+	if ctl >= 0xA0 {
+		m.reset()
+	}
+	if csize > len(in)-p {
+		return errCorrupt
+	}
+	if usize > d.limit-d.pos {
+		return ErrLimit
+	}
+	if err := d.rc.init(in[p : p+csize]); err != nil {
+		return err
+	}
+	d.out = grow(d.out, usize)
+	d.p, d.phase = p+csize, inLZMA
+	return nil
+}
+
+// endBlock checks a block's sizes, padding and check.
+func (d *Decoder) endBlock() error {
+	in, p := d.in, d.p
+	cs, us := uint64(p-d.dataStart), uint64(d.pos-d.blockStart)
+	if d.csize >= 0 && uint64(d.csize) != cs || d.usize >= 0 && uint64(d.usize) != us {
+		return errCorrupt
+	}
+	for p%4 != 0 {
+		if p >= len(in) || in[p] != 0 {
+			return errCorrupt
+		}
+		p++
+	}
+	if p+d.checkSize > len(in) {
+		return errCorrupt
+	}
+	data := d.out[d.blockStart:d.pos]
+	switch d.checkSize { // stored little-endian
+	case 4:
+		if crc32.ChecksumIEEE(data) != binary.LittleEndian.Uint32(in[p:]) {
+			return errCorrupt
+		}
+	case 8:
+		if crc64.Checksum(data, crc64Table()) != binary.LittleEndian.Uint64(in[p:]) {
+			return errCorrupt
+		}
+	case sha256.Size:
+		if sum := sha256.Sum256(data); !bytes.Equal(sum[:], in[p:p+sha256.Size]) {
+			return errCorrupt
+		}
+	}
+	d.p = p + d.checkSize
+	d.records = append(d.records, record{uint64(d.hdrSize) + cs + uint64(d.checkSize), us})
+	d.phase = atBlock
+	return nil
+}
+
+// index checks the index and the footer, which must end the input.
+func (d *Decoder) index() error {
+	in, p := d.in, d.p
 	// Index: indicator, count, records, padding, CRC32.
 	idxStart := p
 	p++
 	n, k := uvarint(in[p:])
-	if k <= 0 || n != uint64(len(records)) {
-		return nil, errCorrupt
+	if k <= 0 || n != uint64(len(d.records)) {
+		return errCorrupt
 	}
 	p += k
-	for _, r := range records {
+	for _, r := range d.records {
 		u, k1 := uvarint(in[p:])
 		if k1 <= 0 {
-			return nil, errCorrupt
+			return errCorrupt
 		}
 		v, k2 := uvarint(in[p+k1:])
 		if k2 <= 0 || u != r.unpadded || v != r.usize {
-			return nil, errCorrupt
+			return errCorrupt
 		}
 		p += k1 + k2
 	}
 	for (p-idxStart)%4 != 0 {
 		if p >= len(in) || in[p] != 0 {
-			return nil, errCorrupt
+			return errCorrupt
 		}
 		p++
 	}
 	if p+4 > len(in) || crc32.ChecksumIEEE(in[idxStart:p]) != binary.LittleEndian.Uint32(in[p:]) {
-		return nil, errCorrupt
+		return errCorrupt
 	}
 	p += 4
 	// Footer: CRC32, backward size, flags, magic.
 	if len(in)-p < 12 {
-		return nil, errCorrupt
+		return errCorrupt
 	}
 	f := in[p : p+12]
 	if crc32.ChecksumIEEE(f[4:10]) != binary.LittleEndian.Uint32(f) ||
 		uint64(binary.LittleEndian.Uint32(f[4:]))+1 != uint64(p-idxStart)/4 ||
-		!bytes.Equal(f[8:10], flags) || !bytes.Equal(f[10:], footerMagic) {
-		return nil, errCorrupt
+		!bytes.Equal(f[8:10], d.flags[:]) || !bytes.Equal(f[10:], footerMagic) {
+		return errCorrupt
 	}
 	if p+12 != len(in) {
-		return nil, ErrUnsupported // stream padding or another stream
+		return ErrUnsupported // stream padding or another stream
 	}
-	return out, nil
+	d.p, d.phase = p+12, atEnd
+	return nil
 }
 
 // parseBlockHeader returns the LZMA2 dictionary size and the sizes the
@@ -268,91 +493,6 @@ func uvarint(b []byte) (uint64, int) {
 		}
 	}
 	return 0, -1
-}
-
-// lzma2 decodes the LZMA2 data at in[p:] onto out (up to total length
-// limit) and returns the position after its end marker.
-func (d *Decoder) lzma2(out, in []byte, p int, dictSize uint32, limit int) ([]byte, int, error) {
-	needDictReset, needProps := true, true
-	dictStart := len(out)
-	m, rc := &d.m, &d.rc
-	for {
-		if p >= len(in) {
-			return nil, 0, errCorrupt
-		}
-		ctl := in[p]
-		p++
-		if ctl == 0 {
-			return out, p, nil
-		}
-		if ctl >= 0xE0 || ctl == 1 {
-			needProps, needDictReset = true, false
-			dictStart = len(out)
-		} else if needDictReset {
-			return nil, 0, errCorrupt
-		}
-		if ctl < 0x80 {
-			if ctl > 2 || p+2 > len(in) {
-				return nil, 0, errCorrupt
-			}
-			n := int(in[p])<<8 | int(in[p+1]) + 1
-			p += 2
-			if n > len(in)-p {
-				return nil, 0, errCorrupt
-			}
-			if n > limit-len(out) {
-				return nil, 0, ErrLimit
-			}
-			out = append(out, in[p:p+n]...)
-			p += n
-			continue
-		}
-		if p+4 > len(in) {
-			return nil, 0, errCorrupt
-		}
-		usize := int(ctl&0x1F)<<16 | int(in[p])<<8 | int(in[p+1]) + 1
-		csize := int(in[p+2])<<8 | int(in[p+3]) + 1
-		p += 4
-		if ctl >= 0xC0 {
-			if p >= len(in) {
-				return nil, 0, errCorrupt
-			}
-			props := uint32(in[p])
-			p++
-			if props >= 9*5*5 {
-				return nil, 0, errCorrupt
-			}
-			lc, lp, pb := props%9, props/9%5, props/45
-			if lc+lp > 4 {
-				return nil, 0, errCorrupt
-			}
-			m.lc, m.lp, m.pb = lc, lp, pb
-			needProps = false
-		} else if needProps {
-			return nil, 0, errCorrupt
-		}
-		if ctl >= 0xA0 {
-			m.reset()
-		}
-		if csize > len(in)-p {
-			return nil, 0, errCorrupt
-		}
-		pos := len(out)
-		if usize > limit-pos {
-			return nil, 0, ErrLimit
-		}
-		out = grow(out, usize)
-		if err := rc.init(in[p : p+csize]); err != nil {
-			return nil, 0, err
-		}
-		if err := m.decodeChunk(rc, out, pos, pos+usize, dictStart, dictSize); err != nil {
-			return nil, 0, err
-		}
-		if !rc.finished() {
-			return nil, 0, errCorrupt
-		}
-		p += csize
-	}
 }
 
 // grow extends out by n bytes, reallocating only if its capacity is short.

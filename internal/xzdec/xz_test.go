@@ -159,7 +159,7 @@ func TestFarRepDistance(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := make([]byte, 1000)
-		if err := m.decodeChunk(&rc, out, 500, 1000, 0, 1<<32-1); !errors.Is(err, errCorrupt) {
+		if _, err := m.decodeChunk(&rc, out, 500, 1000, 0, 1<<32-1); !errors.Is(err, errCorrupt) {
 			t.Errorf("%s: %v, want errCorrupt", name, err)
 		}
 	}
