@@ -55,8 +55,11 @@ type Decoder struct {
 
 	m  model
 	rc rangeDecoder
+	stream
+}
 
-	// The stream between calls of DecodeTo.
+// stream is where a Decoder is in its stream between calls of DecodeTo.
+type stream struct {
 	in    []byte
 	out   []byte // decoded bytes, up to the current chunk's end inside one
 	pos   int    // end of the decoded bytes in out
@@ -119,8 +122,7 @@ func (d *Decoder) Decode(dst, src []byte, limit int) ([]byte, error) {
 // next Start or Decode.
 func (d *Decoder) Start(dst, src []byte, limit int) {
 	orig := len(dst)
-	*d = Decoder{
-		MaxDict: d.MaxDict, m: d.m,
+	d.stream = stream{
 		in: src, out: dst, pos: orig, orig: orig,
 		// limit counts from len(dst); as a bound on the total length it
 		// must not wrap.
