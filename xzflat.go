@@ -124,6 +124,7 @@ func (d *flatXZDecoder) put() {
 		d.slow = nil
 	}
 	d.src = nil
+	d.dec.Start(nil, nil, 0) // drop the caller's buffers
 	if cap(d.in) > maxPooledFlat {
 		d.in = nil
 	}

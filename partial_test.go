@@ -1,0 +1,160 @@
+package bpx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// partialPayload is text-like data that compresses as source code does, so
+// that each compressed form holds several LZMA2 chunks and zlib blocks.
+func partialPayload(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"func ", "return ", "if err != nil {", "}\n", "package ", "import ", "// ", "x", "y", "0x1F", "\t"}
+	var b bytes.Buffer
+	for b.Len() < n {
+		b.WriteString(words[r.IntN(len(words))])
+		if r.IntN(7) == 0 {
+			fmt.Fprintf(&b, "%d", r.Uint32())
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+// partialSections stores payload in every form a section can take.
+func partialSections(t *testing.T, payload []byte) map[string]rawSection {
+	secs := map[string]rawSection{
+		"raw":  rawSec(1, payload, FlagCRC32),
+		"zlib": {Type: 1, Flags: FlagZlib | FlagCRC32, Stored: zlibBytes(t, payload), USize: uint32(len(payload)), Sum: ReferenceCRC32(payload)},
+		"xz":   {Type: 1, Flags: FlagXZ | FlagWeak, Stored: xzBytes(t, payload), USize: uint32(len(payload)), Sum: WeakChecksum(0, payload)},
+	}
+	// Two streams: internal/xzdec leaves the second to the streaming
+	// decoder, which then decodes the first again.
+	half := len(payload) / 2
+	secs["xz-2-streams"] = rawSection{Type: 1, Flags: FlagXZ | FlagWeak, Stored: append(xzBytes(t, payload[:half]), xzBytes(t, payload[half:])...),
+		USize: uint32(len(payload)), Sum: WeakChecksum(0, payload)}
+	// The project's own writer, whose xz sections the flat decoder takes.
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	require.NoError(t, w.WriteSection(1, SectionOptions{Compression: CompressXZ, Checksum: ChecksumCRC32}, payload))
+	require.NoError(t, w.Close())
+	rd := open(t, buf.Bytes())
+	s := rd.Sections[0]
+	secs["xz-own"] = rawSection{Type: 1, Flags: s.Flags, Stored: buf.Bytes()[s.Pointer : s.Pointer+uint64(s.CSize)], USize: s.USize, Sum: s.Checksum}
+	return secs
+}
+
+// TestPartialDecodesOnlyWhatIsAsked decodes each form of section in steps:
+// every step returns a prefix of the data at least as long as asked and
+// not much longer, and only the end is verified.
+func TestPartialDecodesOnlyWhatIsAsked(t *testing.T) {
+	payload := partialPayload(1 << 20)
+	for name, sec := range partialSections(t, payload) {
+		t.Run(name, func(t *testing.T) {
+			rd := open(t, buildContainer('P', [16]byte{}, []rawSection{sec}))
+			s := rd.Sections[0]
+			p, err := s.OpenPartial(make([]byte, 0, len(payload)))
+			require.NoError(t, err)
+			defer p.Close()
+			for _, n := range []int64{1, 100, 5000, 5001, 70000, 300000, 300001, 900000} {
+				out, err := p.DecodeTo(n)
+				require.NoError(t, err, "DecodeTo(%d)", n)
+				require.GreaterOrEqual(t, int64(len(out)), n)
+				// Far less than the section: only what was asked, plus
+				// at most a buffer's worth (or an LZMA2 match).
+				require.Less(t, int64(len(out)), n+maxPartialOvershoot, "DecodeTo(%d) returned %d bytes", n, len(out))
+				require.Less(t, p.decoded(), n+maxPartialOvershoot, "DecodeTo(%d) decoded %d bytes", n, p.decoded())
+				require.Equal(t, payload[:len(out)], out)
+				require.False(t, p.Verified(), "verified after %d of %d bytes", len(out), len(payload))
+			}
+			out, err := p.DecodeTo(int64(len(payload)))
+			require.NoError(t, err)
+			require.Equal(t, payload, out)
+			require.True(t, p.Verified())
+			switch name {
+			case "xz-own", "xz":
+				require.NotNil(t, p.flat, "decoded in place")
+			case "xz-2-streams":
+				require.Nil(t, p.flat, "left to the streaming decoder")
+			}
+			// Asking again, or for more, changes nothing.
+			out, err = p.DecodeTo(1 << 30)
+			require.NoError(t, err)
+			require.Equal(t, payload, out)
+		})
+	}
+}
+
+// TestPartialChecksError: a bad checksum is reported when the end is
+// reached, not before, and the error stays.
+func TestPartialChecksError(t *testing.T) {
+	payload := partialPayload(256 << 10)
+	for name, sec := range partialSections(t, payload) {
+		t.Run(name, func(t *testing.T) {
+			sec.Sum ^= 1
+			rd := open(t, buildContainer('P', [16]byte{}, []rawSection{sec}))
+			p, err := rd.Sections[0].OpenPartial(nil)
+			require.NoError(t, err)
+			defer p.Close()
+			out, err := p.DecodeTo(1000)
+			require.NoError(t, err)
+			require.Equal(t, payload[:len(out)], out)
+			_, err = p.DecodeTo(int64(len(payload)))
+			require.ErrorIs(t, err, ErrChecksum)
+			require.False(t, p.Verified())
+			_, err2 := p.DecodeTo(1)
+			require.ErrorIs(t, err2, ErrChecksum)
+		})
+	}
+}
+
+// TestPartialCorruptStream: damaged and cut streams fail with ErrFormat,
+// never a panic, whatever step meets the damage.
+func TestPartialCorruptStream(t *testing.T) {
+	payload := partialPayload(256 << 10)
+	for name, sec := range partialSections(t, payload) {
+		if name == "raw" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			for _, cut := range []int{len(sec.Stored) / 2, len(sec.Stored) - 1} {
+				bad := sec
+				bad.Stored = sec.Stored[:cut]
+				rd := open(t, buildContainer('P', [16]byte{}, []rawSection{bad}))
+				p, err := rd.Sections[0].OpenPartial(nil)
+				if err != nil {
+					require.ErrorIs(t, err, ErrFormat)
+					continue
+				}
+				_, err = p.DecodeTo(int64(len(payload)))
+				require.Error(t, err)
+				require.True(t, errors.Is(err, ErrFormat) || errors.Is(err, ErrChecksum), "%v", err)
+				p.Close()
+			}
+			for i := 20; i < len(sec.Stored); i += len(sec.Stored) / 7 {
+				bad := sec
+				bad.Stored = bytes.Clone(sec.Stored)
+				bad.Stored[i] ^= 0x55
+				rd := open(t, buildContainer('P', [16]byte{}, []rawSection{bad}))
+				p, err := rd.Sections[0].OpenPartial(nil)
+				if err != nil {
+					continue
+				}
+				for n := int64(1); n <= int64(len(payload)); n *= 3 {
+					if _, err = p.DecodeTo(n); err != nil {
+						break
+					}
+				}
+				if err == nil {
+					_, err = p.DecodeTo(int64(len(payload)))
+				}
+				require.Error(t, err, "byte %d changed", i)
+				p.Close()
+			}
+		})
+	}
+}
