@@ -107,6 +107,18 @@ func (s *Section) Open() (io.ReadCloser, error) {
 	return sr, nil
 }
 
+// Verify reads the whole section, decompressing it, and checks its size and
+// checksum, without keeping its bytes: memory stays bounded as for Open.
+func (s *Section) Verify() error {
+	rc, err := s.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
+}
+
 // Data reads the whole section, decompressed and verified. The buffer grows
 // with the bytes actually decoded: a header that lies about USize cannot
 // make it allocate more than the stream really holds.

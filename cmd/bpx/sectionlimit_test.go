@@ -54,12 +54,12 @@ func TestSectionLimit(t *testing.T) {
 	if r := runBPX(t, nil, "pack", "-q", "-c", "none", "--section-size", "1024", "--max-sections", "0", "-o", over, src); r.Code != exitOK {
 		t.Fatalf("pack --max-sections 0: %+v", r)
 	}
-	if n := sectionsOf(t, over); n != 340 {
-		t.Fatalf("pack --max-sections 0: %d sections, want 340", n)
+	if n := sectionsOf(t, over); n != 341 {
+		t.Fatalf("pack --max-sections 0: %d sections, want 341", n)
 	}
 	r := runBPX(t, nil, "verify", "-q", over)
-	if r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 340 sections") {
-		t.Fatalf("verify of 340 sections: %+v", r)
+	if r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 341 sections") {
+		t.Fatalf("verify of 341 sections: %+v", r)
 	}
 	// Signing adds a section: bpx sign warns, as verify does.
 	key := filepath.Join(dir, "key")
@@ -67,11 +67,16 @@ func TestSectionLimit(t *testing.T) {
 		t.Fatalf("keygen: %+v", r)
 	}
 	signed := filepath.Join(dir, "signed.bpx")
-	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, over); r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 341 sections") {
-		t.Fatalf("sign of 340 sections: %+v", r)
+	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, over); r.Code != exitOK || !strings.Contains(r.Stderr, "warning: 342 sections") {
+		t.Fatalf("sign of 341 sections: %+v", r)
 	}
-	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, pkg); r.Code != exitOK || strings.Contains(r.Stderr, "warning") {
-		t.Fatalf("sign of %d sections: %+v", sectionsOf(t, pkg), r)
+	// A package packed with room for the signature signs without one.
+	roomy := filepath.Join(dir, "roomy.bpx")
+	if r := runBPX(t, nil, "pack", "-q", "-c", "none", "--section-size", "1024", "--max-sections", "338", "-o", roomy, src); r.Code != exitOK {
+		t.Fatalf("pack --max-sections 338: %+v", r)
+	}
+	if r := runBPX(t, nil, "sign", "--key", key, "-o", signed, roomy); r.Code != exitOK || strings.Contains(r.Stderr, "warning") {
+		t.Fatalf("sign of %d sections: %+v", sectionsOf(t, roomy), r)
 	}
 	if r := runBPX(t, nil, "repack", "-c", "none", over); r.Code != exitOK {
 		t.Fatalf("repack: %+v", r)

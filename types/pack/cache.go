@@ -3,6 +3,8 @@ package pack
 import (
 	"container/list"
 	"sync"
+
+	"github.com/gobpx/bpx"
 )
 
 // cache keeps decompressed sections, least recently used first out, within
@@ -63,11 +65,18 @@ const maxFreeBuffers = 4
 type centry struct {
 	idx     int
 	ready   chan struct{}
-	data    []byte
+	data    []byte // the decoded section, or its first part while part is set
 	err     error
 	elem    *list.Element
 	pins    int  // callers between get and release
 	evicted bool // out of the cache; recycle data when unpinned
+
+	// A section loaded by getPartial is decoded only as far as readers
+	// have needed: part continues it, one reader at a time (extend
+	// holds mu), into data's capacity (the whole section), so the bytes
+	// handed out never move. data changes under both mu and c.mu.
+	mu   sync.Mutex
+	part *bpx.Partial // nil once the whole section is decoded and verified
 }
 
 func newCache(max int64) *cache {
@@ -86,32 +95,14 @@ func (c *cache) maxEntry() int64 { return c.max / 4 }
 func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[idx]; ok {
-		if e.elem != nil {
-			c.lru.MoveToFront(e.elem)
-		}
-		e.pins++
-		c.mu.Unlock()
-		<-e.ready
-		if e.err != nil {
-			c.release(e)
-			return nil, e.err
+		if _, err := c.found(e, size); err != nil {
+			return nil, err
 		}
 		return e, nil
 	}
 	e, buf := c.add(idx)
 	e.pins = 1
-	if c.next != nil {
-		if idx == c.lastNext {
-			c.run++
-		} else {
-			c.run = 0
-		}
-		nidx, nsize, nload := c.next(idx)
-		c.lastNext = nidx
-		if c.run >= minRun && ahead && nidx >= 0 {
-			c.readAhead(nidx, nsize, size, nload)
-		}
-	}
+	c.noteLoad(idx, size, ahead)
 	c.mu.Unlock()
 
 	data, err := load(buf[:0])
@@ -125,6 +116,120 @@ func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, erro
 		return nil, err
 	}
 	return e, nil
+}
+
+// noteLoad follows the run of loads in order and starts a read-ahead
+// where it continues one; c.mu is held.
+func (c *cache) noteLoad(idx int, size int64, ahead bool) {
+	if c.next != nil {
+		if idx == c.lastNext {
+			c.run++
+		} else {
+			c.run = 0
+		}
+		nidx, nsize, nload := c.next(idx)
+		c.lastNext = nidx
+		if c.run >= minRun && ahead && nidx >= 0 {
+			c.readAhead(nidx, nsize, size, nload)
+		}
+	}
+}
+
+// found pins e, an entry of the cache, waits for its load and decodes it
+// at least to need bytes, and returns its bytes; c.mu is held and
+// released. On error e is unpinned.
+func (c *cache) found(e *centry, need int64) ([]byte, error) {
+	if e.elem != nil {
+		c.lru.MoveToFront(e.elem)
+	}
+	e.pins++
+	c.mu.Unlock()
+	<-e.ready
+	err := e.err
+	var data []byte
+	if err == nil {
+		data, err = c.extend(e, need)
+	}
+	if err != nil {
+		c.release(e)
+		return nil, err
+	}
+	return data, nil
+}
+
+// opener starts decoding a section in steps onto buf.
+type opener func(buf []byte) (*bpx.Partial, error)
+
+// getPartial returns the entry of section idx, pinned, decoded at least to
+// need bytes, and those bytes (more, if an earlier reader needed more):
+// read them from the slice returned, not from e.data, which another reader
+// may extend meanwhile. The bytes are unverified until the section is
+// decoded whole: the caller checks what it uses. size is the section's
+// decoded size, the capacity its buffer gets at once.
+func (c *cache) getPartial(idx int, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
+	c.mu.Lock()
+	if e, ok := c.entries[idx]; ok {
+		data, err := c.found(e, need)
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, data, nil
+	}
+	e, buf := c.add(idx)
+	e.pins = 1
+	c.noteLoad(idx, size, ahead)
+	c.mu.Unlock()
+
+	if int64(cap(buf)) < size {
+		buf = make([]byte, 0, size)
+	}
+	part, err := open(buf[:0])
+	data := buf[:0]
+	if err == nil {
+		if data, err = part.DecodeTo(need); err != nil || part.Verified() {
+			part.Close()
+			part = nil
+		}
+	}
+	c.mu.Lock()
+	e.part = part
+	c.finish(e, buf, data, err)
+	c.mu.Unlock()
+	close(e.ready)
+	if err != nil {
+		c.release(e)
+		return nil, nil, err
+	}
+	return e, data, nil
+}
+
+// extend decodes the pinned entry e at least to need bytes, if it is being
+// decoded in steps, and returns its bytes. An error takes e out of the
+// cache: the next reader starts the section again.
+func (c *cache) extend(e *centry, need int64) ([]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.part == nil {
+		return e.data, nil // no lock needed: it no longer changes
+	}
+	if int64(len(e.data)) >= need {
+		return e.data, nil
+	}
+	data, err := e.part.DecodeTo(need)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil || e.part.Verified() {
+		e.part.Close()
+		e.part = nil
+	}
+	if err != nil {
+		if !e.evicted {
+			c.evict(e)
+		}
+		return nil, err
+	}
+	e.data = data
+	return data, nil
 }
 
 // add makes the entry of section idx, being loaded, and hands out a
@@ -171,8 +276,7 @@ func (c *cache) evict(old *centry) {
 	c.used -= int64(cap(old.data))
 	old.evicted = true
 	if old.pins == 0 {
-		c.recycle(old.data)
-		old.data = nil
+		c.drop(old)
 	}
 }
 
@@ -238,11 +342,23 @@ func (c *cache) close() {
 func (c *cache) release(e *centry) {
 	c.mu.Lock()
 	e.pins--
-	if e.pins == 0 && e.evicted && e.data != nil {
+	if e.pins == 0 && e.evicted {
+		c.drop(e)
+	}
+	c.mu.Unlock()
+}
+
+// drop lets go of an evicted entry nobody reads: its buffer is kept for
+// reuse and its decoder closed; c.mu is held.
+func (c *cache) drop(e *centry) {
+	if e.part != nil {
+		e.part.Close()
+		e.part = nil
+	}
+	if e.data != nil {
 		c.recycle(e.data)
 		e.data = nil
 	}
-	c.mu.Unlock()
 }
 
 // recycle keeps buf for a later load if there is room; c.mu is held.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -77,6 +78,48 @@ func TestCleanNamesAgreesWithIndex(t *testing.T) {
 		if got := p.InvalidPaths(); !maps.Equal(got, want) {
 			t.Errorf("%q: InvalidPaths = %v, index %v", c.names, got, want)
 		}
+	}
+}
+
+// TestScanNameAgreesWithIndex: whatever scanName proves to be a file, the
+// index finds as that file, for names in any order and of any kind.
+func TestScanNameAgreesWithIndex(t *testing.T) {
+	sets := [][]string{
+		{"a", "b/c", "b/d"},
+		{"a/b-c", "a/b/c", "z"},
+		{"a", "a"},
+		{"a", "a/b"},
+		{"a/b", "a"},
+		{"a", "a!", "a/b"},
+		{"../x", "x", "x/../y"},
+		{"", "x/", "x"},
+		{"long/name/here.txt", "long", "n"},
+		{"b", "a", "c/d", "c/e", "c"},
+	}
+	for _, names := range sets {
+		objs := make([]Object, len(names))
+		for i, n := range names {
+			objs[i] = Object{Index: i, Name: n}
+		}
+		p := &Package{objects: objs, cfg: config{maxPathLen: 12}}
+		ix := buildIndex(objs, 12)
+		for _, name := range append(slices.Clone(names), "a/b/c", "nope", "c/d/e") {
+			if !fs.ValidPath(name) || name == "." {
+				continue // lookup refuses it before
+			}
+			i, ok := p.scanName(name)
+			if !ok {
+				continue
+			}
+			if e, found := ix.lookup(name); !found || e.obj != i {
+				t.Errorf("%q: scanName(%q) = object %d, the index %+v (%v)", names, name, i, e, found)
+			}
+		}
+	}
+	// It proves the common case.
+	p := &Package{objects: []Object{{Name: "a"}, {Index: 1, Name: "b/c"}, {Index: 2, Name: "b/d"}}}
+	if i, ok := p.scanName("b/c"); !ok || i != 1 {
+		t.Errorf("scanName(b/c) = %d, %v", i, ok)
 	}
 }
 

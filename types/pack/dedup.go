@@ -241,6 +241,7 @@ func (w *Writer) link(name string, e int) error {
 	}
 	src := w.table[e*ObjectEntrySize : (e+1)*ObjectEntrySize]
 	w.table = append(w.table, src...)
+	w.sums = append(w.sums, w.sums[e])
 	binary.LittleEndian.PutUint32(w.table[len(w.table)-ObjectEntrySize+8:], off)
 	return nil
 }

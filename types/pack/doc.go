@@ -31,7 +31,16 @@
 //
 // Decompressed sections go through a cache bounded in bytes (WithCacheSize),
 // so reading all objects in any order costs about one decompression per
-// section. Reading sections in order, a Package decodes the next section in
+// section. A package written by this package also holds the CRC-32C of
+// each object (SectionDigests, 4 bytes per object): reading an object then
+// decodes its section only up to the object's end, checks the object
+// against its digest, and keeps the decoder in the cache, so a later read
+// further into the section continues it. Without usable digests (packages
+// of other writers, and those edited by tools that do not know them) the
+// whole section is decoded and its checksum checked first; so it is for
+// an object that spans sections. With WithTrustedKeys, every stored byte
+// is checked against the signature before it is decoded, and no digest is
+// needed. Reading sections in order, a Package decodes the next section in
 // the background on one goroutine (see ObjectReader). Start is a 0-based section-table index, as the reference SDK
 // writes it (the spec's "1-indexed" remark is not followed by any
 // implementation); sections are located by type.
@@ -168,6 +177,14 @@
 //     only when evicting sections nobody is reading makes room. The
 //     goroutine ends after that one section; Close waits for it. Its
 //     errors reach only a reader of that section.
+//   - A section decoded in part keeps its decoder (for xz, its stored
+//     bytes and about 30 KB of state) in the cache entry until it is
+//     decoded whole or evicted; its buffer counts in the budget from the
+//     start. Bytes of it are returned only within an object that matched
+//     its digest; damage later in the section is found when a reader gets
+//     there (ErrChecksum or bpx.ErrFormat for that object), or by
+//     VerifySection and "bpx verify", which check every section whole and
+//     every digest.
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Objects may share bytes (Writer.AddFS stores identical files once),
 //     so the objects of a package can add up to more bytes than its

@@ -152,7 +152,7 @@ var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", Se
 // isPackageSection reports whether t is a section type that the Editor
 // writes itself; the others it copies as they are.
 func isPackageSection(t uint8) bool {
-	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -457,6 +457,14 @@ func (e *Editor) Close() error {
 	if (e.meta && e.nw.meta != nil) || (!e.meta && srcMeta != nil) {
 		head = 3
 	}
+	// The object digests carry over when the source has usable ones:
+	// without them, the edited package goes without too (the Editor
+	// does not decode objects it keeps only to digest them).
+	srcSums := p.digests()
+	withSums := srcSums != nil || len(p.objects) == 0
+	if withSums {
+		head++
+	}
 	// With Compact, sections holding dead bytes keep only their live
 	// ranges: an object continuing from the previous section still starts
 	// at offset 0 and one continuing into the next still ends at the end,
@@ -505,11 +513,13 @@ func (e *Editor) Close() error {
 
 	var strs bpxstrings.Builder
 	table := make([]byte, 0, (len(names)+len(e.keep))*ObjectEntrySize)
-	entry := func(name string, size uint64, start, offset uint32) error {
+	var sums []uint32
+	entry := func(name string, size uint64, start, offset uint32, sum uint32) error {
 		off, err := strs.Add(name)
 		if err != nil {
 			return err
 		}
+		sums = append(sums, sum)
 		table = binary.LittleEndian.AppendUint64(table, size)
 		table = binary.LittleEndian.AppendUint32(table, off)
 		table = binary.LittleEndian.AppendUint32(table, start)
@@ -531,7 +541,11 @@ func (e *Editor) Close() error {
 		} else if int(o.Start) < len(p.Reader.Sections) && p.Reader.Sections[o.Start].Type == SectionData && !drop[o.Start] {
 			start, _ = at(partOf[o.Start], 0)
 		}
-		return entry(name, o.Size, start, offset)
+		var sum uint32
+		if srcSums != nil {
+			sum = srcSums[i]
+		}
+		return entry(name, o.Size, start, offset, sum)
 	}
 	for _, n := range names {
 		en := e.files[n]
@@ -542,7 +556,7 @@ func (e *Editor) Close() error {
 			if idx := int(binary.LittleEndian.Uint32(f[12:])); idx < len(rdNew.Sections) {
 				start, offset = at(kept+idx, uint64(binary.LittleEndian.Uint32(f[16:])))
 			}
-			err = entry(n, binary.LittleEndian.Uint64(f), start, offset)
+			err = entry(n, binary.LittleEndian.Uint64(f), start, offset, e.nw.sums[en.fresh])
 		} else {
 			err = baseEntry(n, en.base)
 		}
@@ -574,6 +588,9 @@ func (e *Editor) Close() error {
 		err = bw.WriteSection(SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, e.nw.meta)
 	case !e.meta && srcMeta != nil:
 		err = bw.CopySection(srcMeta)
+	}
+	if err == nil && withSums {
+		err = bw.WriteSection(SectionDigests, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, marshalDigests(table, sums))
 	}
 	if err == nil {
 		err = pl.write(bw, e.nw.dataOptions())

@@ -25,7 +25,7 @@ func foreignSections(t testing.TB, p *Package) []foreignSection {
 	var out []foreignSection
 	for _, s := range p.Reader.Sections {
 		switch s.Type {
-		case SectionData, SectionObjectTable, SectionStrings, SectionMetadata:
+		case SectionData, SectionObjectTable, SectionStrings, SectionMetadata, SectionDigests:
 			continue
 		}
 		b, err := io.ReadAll(s.OpenRaw())

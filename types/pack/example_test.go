@@ -43,8 +43,8 @@ func ExampleNewWriter() {
 	name, _ := m.Get("name")
 	fmt.Println("metadata name:", name)
 	// Output:
-	// textures/stone.txt: 5 bytes at section 3 offset 0
-	// scripts/main.lua: 12 bytes at section 3 offset 5
+	// textures/stone.txt: 5 bytes at section 4 offset 0
+	// scripts/main.lua: 12 bytes at section 4 offset 5
 	// metadata name: "demo"
 }
 

@@ -151,6 +151,7 @@ type ObjectReader struct {
 
 	closed  atomic.Bool
 	noAhead bool           // no read-ahead of the next section (Unpack)
+	whole   bool           // decode whole sections, never in steps (Unpack)
 	mu      sync.Mutex     // guards st
 	st      *sectionStream // decoder of a streamed section
 }
@@ -259,11 +260,11 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		}
 		return err
 	case accessCached:
-		e, err := r.cached(sg.sec, at+uint64(len(b)))
+		e, data, err := r.cached(sg, at+uint64(len(b)))
 		if err != nil {
 			return err
 		}
-		copy(b, e.data[at:])
+		copy(b, data[at:])
 		r.p.cache.release(e)
 		return nil
 	}
@@ -296,18 +297,51 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	return nil
 }
 
-// cached returns the cache entry of section sec, pinned (release it), after
-// checking that it holds at least end bytes.
-func (r *ObjectReader) cached(sec int, end uint64) (*centry, error) {
-	e, err := r.p.cache.get(sec, int64(r.p.secSize[sec]), r.p.Reader.Sections[sec].AppendData, !r.noAhead)
+// cached returns the cache entry of segment sg's section, pinned (release
+// it), and its bytes, after checking that they reach end.
+//
+// An object that lies in one section, of a package whose objects can be
+// checked on their own, needs its section decoded only up to the object's
+// end (see SectionDigests): the entry is then decoded in steps, and the
+// object's bytes are checked against its digest before any is returned.
+// In a package read with WithTrustedKeys every stored byte the decoder
+// reads was checked against the signature, so what it decodes needs no
+// other check. Otherwise the whole section is decoded and checked first.
+func (r *ObjectReader) cached(sg *segment, end uint64) (*centry, []byte, error) {
+	sec, size := sg.sec, int64(r.p.secSize[sg.sec])
+	var e *centry
+	var data []byte
+	var err error
+	stepwise := r.p.stepwise(r.segs) && !r.whole
+	if stepwise {
+		e, data, err = r.p.cache.getPartial(sec, size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
+	} else {
+		e, err = r.p.cache.get(sec, size, r.p.Reader.Sections[sec].AppendData, !r.noAhead)
+		if e != nil {
+			data = e.data
+		}
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if end > uint64(len(e.data)) {
+	if end > uint64(len(data)) || sg.off+sg.n > uint64(len(data)) {
 		r.p.cache.release(e)
-		return nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(e.data)), ErrObjectRange)
+		return nil, nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(data)), ErrObjectRange)
 	}
-	return e, nil
+	if stepwise && r.p.signers == nil {
+		if err := r.p.checkDigest(r.obj.Index, data[sg.off:sg.off+sg.n]); err != nil {
+			r.p.cache.release(e)
+			return nil, nil, err
+		}
+	}
+	return e, data, nil
+}
+
+// stepwise reports whether an object of segments segs may be read from a
+// section decoded only up to its end: it lies in one section, and the
+// package can check it without the section's checksum.
+func (p *Package) stepwise(segs []segment) bool {
+	return len(segs) == 1 && (p.signers != nil || p.digests() != nil)
 }
 
 // WriteTo writes the rest of the object to w. An object read from the start
@@ -319,11 +353,11 @@ func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
 	}
 	if r.pos == 0 && len(r.segs) == 1 && r.segs[0].mode == accessCached {
 		sg := &r.segs[0]
-		e, err := r.cached(sg.sec, sg.off+sg.n)
+		e, data, err := r.cached(sg, sg.off+sg.n)
 		if err != nil {
 			return 0, err
 		}
-		n, err := w.Write(e.data[sg.off : sg.off+sg.n])
+		n, err := w.Write(data[sg.off : sg.off+sg.n])
 		r.p.cache.release(e)
 		r.pos += int64(n)
 		return int64(n), err

@@ -123,7 +123,7 @@ func TestLayout(t *testing.T) {
 	for _, s := range rd.Sections {
 		types = append(types, s.Type)
 	}
-	wantTypes := []uint8{SectionObjectTable, SectionStrings, SectionMetadata, 1, 1, 1, 1, 1, 1}
+	wantTypes := []uint8{SectionObjectTable, SectionStrings, SectionMetadata, SectionDigests, 1, 1, 1, 1, 1, 1}
 	if !bytes.Equal(types, wantTypes) {
 		t.Errorf("section types %v, want %v", types, wantTypes)
 	}
@@ -142,7 +142,7 @@ func TestLayout(t *testing.T) {
 		size          uint64
 		start, offset uint32
 	}{
-		{"a", 30, 3, 0}, {"b", 30, 3, 30}, {"big", 250, 4, 0}, {"c", 1, 7, 0}, {"span", 150, 7, 1}, {"e", 0, 8, 51},
+		{"a", 30, 4, 0}, {"b", 30, 4, 30}, {"big", 250, 5, 0}, {"c", 1, 8, 0}, {"span", 150, 8, 1}, {"e", 0, 9, 51},
 	}
 	for i, wo := range want {
 		o := p.Objects()[i]

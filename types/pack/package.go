@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sd"
@@ -90,13 +91,16 @@ type Package struct {
 	streams  streamPool
 	closer   io.Closer
 	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
+	dig      digestState      // the object digests (SectionDigests)
 
 	objErr  map[int]error // structural errors found at open (version-0 FileId), by object
 	idxOnce sync.Once
 	idx     *fsIndex
 
-	cleanOnce sync.Once
-	clean     bool // every name valid and unique, in path order
+	cleanOnce  sync.Once
+	clean      bool         // every name valid and unique, in path order
+	cleanKnown atomic.Bool  // clean is computed
+	scans      atomic.Int32 // lookups answered by scanName
 }
 
 // Open opens the package file name. Close the Package when done.

@@ -394,6 +394,9 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 	// The workers already decode sections side by side, a whole group
 	// each: read-ahead would only add a goroutine competing with them.
 	r.noAhead = !unpackReadAhead
+	// Each worker takes a group of objects that fill whole sections:
+	// decoding them whole at once costs the least.
+	r.whole = true
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if overwrite {
 		if fi, err := root.Lstat(base); err == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -57,7 +58,8 @@ type Writer struct {
 	tmp   *os.File
 	bw    *bpx.Writer
 	names bpxstrings.Builder
-	table []byte // object entries; Start relative to the first data section
+	table []byte   // object entries; Start relative to the first data section
+	sums  []uint32 // the CRC-32C of each object, see SectionDigests
 	meta  []byte
 	err   error
 
@@ -82,6 +84,7 @@ type objState struct {
 	started       bool
 	start, offset uint32
 	large         bool
+	sum           uint32 // CRC-32C of the bytes so far
 }
 
 // NewWriter returns a Writer that writes a package to w when Close is
@@ -264,6 +267,7 @@ func (o *objWriter) Write(p []byte) (int, error) {
 		n += k
 		w.curSize += int64(k)
 		ob.size += int64(k)
+		ob.sum = crc32.Update(ob.sum, castagnoli, p[:k])
 		if err != nil {
 			return n, w.fail(err)
 		}
@@ -295,6 +299,7 @@ func (w *Writer) finishObject() error {
 	binary.LittleEndian.PutUint32(e[12:], ob.start)
 	binary.LittleEndian.PutUint32(e[16:], ob.offset)
 	w.table = append(w.table, e[:]...)
+	w.sums = append(w.sums, ob.sum)
 	if ob.large {
 		w.cur = nil // nothing shares the sections of a large object
 	}
@@ -314,10 +319,11 @@ func (w *Writer) Close() (err error) {
 	if err != nil {
 		return err
 	}
-	// Data sections follow the object table, the strings and the metadata.
-	head := 2
+	// Data sections follow the object table, the strings, the metadata
+	// and the object digests.
+	head := 3
 	if w.meta != nil {
-		head = 3
+		head = 4
 	}
 	parts := make([]dataPart, len(rd.Sections))
 	for i, s := range rd.Sections {
@@ -355,6 +361,9 @@ func (w *Writer) Close() (err error) {
 	}
 	if err == nil && w.meta != nil {
 		err = bw.WriteSection(SectionMetadata, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, w.meta)
+	}
+	if err == nil {
+		err = bw.WriteSection(SectionDigests, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, marshalDigests(w.table, w.sums))
 	}
 	if err == nil {
 		err = pl.write(bw, w.dataOptions())

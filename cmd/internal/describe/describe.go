@@ -57,6 +57,7 @@ var typeSectionNames = map[uint8]map[uint8]string{
 		pack.SectionObjectTable: "object table",
 		pack.SectionMetadata:    "metadata",
 		pack.SectionStrings:     "strings",
+		pack.SectionDigests:     "object digests",
 	},
 	bpx.TypeTexture: {
 		texture.SectionPixelArray: "pixel array",

@@ -50,8 +50,8 @@ func TestContainer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[uint8]string{pack.SectionData: "data", pack.SectionObjectTable: "object table", pack.SectionStrings: "strings", pack.SectionMetadata: "metadata"}
-	views := map[uint8]string{pack.SectionData: "hex", pack.SectionObjectTable: "hex", pack.SectionStrings: "strings", pack.SectionMetadata: "sd"}
+	names := map[uint8]string{pack.SectionData: "data", pack.SectionObjectTable: "object table", pack.SectionStrings: "strings", pack.SectionMetadata: "metadata", pack.SectionDigests: "object digests"}
+	views := map[uint8]string{pack.SectionData: "hex", pack.SectionObjectTable: "hex", pack.SectionStrings: "strings", pack.SectionMetadata: "sd", pack.SectionDigests: "hex"}
 	var secs []string
 	for _, sec := range rd.Sections {
 		if names[sec.Type] == "" {
@@ -61,7 +61,7 @@ func TestContainer(t *testing.T) {
 			sec.Index, sec.Type, names[sec.Type], sec.Flags, describe.FlagNames(sec.Flags), sec.Pointer, sec.CSize, sec.USize, sec.Checksum, views[sec.Type]))
 	}
 	h := rd.Header
-	want := fmt.Sprintf(`{"name":"m.bpx","size":%d,"type":"P","typeName":"package","version":2,"checksum":%d,"fileSize":%d,"typeExt":%q,"typeExtText":%q,"sections":[%s],"sectionCount":4,"sectionsNext":4,"objects":2,"deadBytes":0,"signature":{"signed":false,"matches":false,"summary":"none"}}`,
+	want := fmt.Sprintf(`{"name":"m.bpx","size":%d,"type":"P","typeName":"package","version":2,"checksum":%d,"fileSize":%d,"typeExt":%q,"typeExtText":%q,"sections":[%s],"sectionCount":5,"sectionsNext":5,"objects":2,"deadBytes":0,"signature":{"signed":false,"matches":false,"summary":"none"}}`,
 		len(b), h.Checksum, h.FileSize, hex.EncodeToString(h.TypeExt[:]), describe.TypeExt('P', h.TypeExt), strings.Join(secs, ","))
 	if got := jsonOf(t, s, "/api/container?file=0"); got != want {
 		t.Errorf("container:\n got %s\nwant %s", got, want)
