@@ -145,4 +145,3 @@ func readGaps(v *sign.Verified, r *bpx.Reader) error {
 	}
 	return nil
 }
-
