@@ -28,6 +28,11 @@ type Partial struct {
 	started  bool           // flat has its stored bytes and has begun
 }
 
+// maxStalls is how many steps in a row may produce nothing before
+// DecodeTo gives up, as bufio does with a reader that returns no bytes and
+// no error.
+const maxStalls = 100
+
 // maxPartialOvershoot bounds how far DecodeTo may decode past the length
 // it is asked for (a streaming decoder's read size, or an LZMA match).
 const maxPartialOvershoot = 64 << 10
@@ -51,8 +56,15 @@ func (s *Section) OpenPartial(buf []byte) (*Partial, error) {
 // as Data does. Errors are sticky; on error the bytes returned before
 // stay valid but unverified.
 func (p *Partial) DecodeTo(n int64) ([]byte, error) {
-	for p.err == nil && !p.verified && int64(len(p.buf)) < n {
+	for stalls := 0; p.err == nil && !p.verified && int64(len(p.buf)) < n; {
+		before := len(p.buf)
 		p.step(n)
+		if len(p.buf) > before {
+			stalls = 0
+		} else if stalls++; stalls == maxStalls {
+			p.err = p.sr.fail(&FormatError{Offset: int64(p.sr.s.Pointer), Section: p.sr.s.Index,
+				What: fmt.Sprintf("decoder stops producing bytes after %d", len(p.buf)), Err: io.ErrNoProgress})
+		}
 	}
 	if p.err == nil && !p.verified && int64(len(p.buf)) == p.sr.want && n >= p.sr.want {
 		p.step(n) // the end: read EOF, which verifies

@@ -158,3 +158,65 @@ func TestPartialCorruptStream(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPartial decodes every section of arbitrary containers in steps of
+// the fuzzer's choosing: whatever Data returns, DecodeTo returns the same
+// bytes and ends verified; where Data fails, stepping never ends verified.
+// Bytes returned before an error are a prefix of what the stream decodes
+// to as far as it goes (never garbage past a step).
+func FuzzPartial(f *testing.F) {
+	text := partialPayload(6000)
+	f.Add(buildContainer('Z', [16]byte{}, []rawSection{
+		rawSec(1, text, FlagWeak),
+		{2, FlagZlib | FlagCRC32, zlibBytes(f, text), uint32(len(text)), ReferenceCRC32(text)},
+		{3, FlagXZ | FlagWeak, xzBytes(f, text), uint32(len(text)), WeakChecksum(0, text)},
+	}), uint16(1), uint16(700))
+	var own bytes.Buffer
+	w := NewWriter(&own)
+	if err := w.WriteSection(1, SectionOptions{Compression: CompressXZ, Checksum: ChecksumCRC32}, text); err != nil {
+		f.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(own.Bytes(), uint16(3000), uint16(1))
+	f.Fuzz(func(t *testing.T, b []byte, first, step uint16) {
+		opts := []Option{WithMaxSectionSize(1 << 20), WithMaxXZDictionary(1 << 20), WithMaxSections(64)}
+		r, err := NewReader(bytes.NewReader(b), int64(len(b)), opts...)
+		if err != nil {
+			return
+		}
+		for _, s := range r.Sections {
+			want, werr := s.Data()
+			p, err := s.OpenPartial(nil)
+			if err != nil {
+				if werr == nil {
+					t.Fatalf("section %d: Data reads, OpenPartial fails: %v", s.Index, err)
+				}
+				continue
+			}
+			var out []byte
+			n := int64(first)
+			for range 256 {
+				out, err = p.DecodeTo(n)
+				if err != nil || p.Verified() {
+					break
+				}
+				if int64(len(out)) < n {
+					t.Fatalf("section %d: DecodeTo(%d) returned %d bytes, no error", s.Index, n, len(out))
+				}
+				n += int64(step) + 1
+			}
+			if err == nil && !p.Verified() {
+				out, err = p.DecodeTo(1 << 30)
+			}
+			p.Close()
+			switch {
+			case werr == nil && (err != nil || !bytes.Equal(out, want)):
+				t.Fatalf("section %d: Data reads %d bytes, stepping %d bytes: %v", s.Index, len(want), len(out), err)
+			case werr != nil && err == nil:
+				t.Fatalf("section %d: Data fails (%v), stepping ends verified", s.Index, werr)
+			}
+		}
+	})
+}
