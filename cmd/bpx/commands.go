@@ -152,7 +152,10 @@ is never written: the unpack fails instead.`,
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
-the same name is replaced. Untouched data sections are copied as they are,
+the same name is replaced. A file identical to an object PACKAGE keeps, or
+to another file added, is stored once: its object shares those bytes (to
+tell, objects of the size of a file added are read). Untouched data
+sections are copied as they are,
 and so are sections of other types (all edits keep them);
 new objects go into new sections, joined with the last one when it holds
 less than an eighth of a section (128 KiB), and the smallest neighbouring
