@@ -127,9 +127,6 @@ func addFiles(s addSink, w *Writer, fsys fs.FS, files []treeFile, prior *priorOb
 		}
 	}
 	d := &dedup{sink: s, w: w, fsys: fsys, seeds: newSeeds(), stored: map[contentKey]editEntry{}, prefixes: map[contentKey]bool{}, seen: map[int64]bool{}, prior: prior}
-	if prior != nil {
-		prior.keys, prior.byPrefix = map[contentKey][]int{}, map[contentKey][]int{}
-	}
 	for _, f := range files {
 		var err error
 		if f.size == 0 || (sizes[f.size] < 2 && !prior.has(f.size)) {
@@ -180,7 +177,7 @@ func (d *dedup) add(f treeFile) error {
 	}
 	head := d.buf.Bytes()
 	whole := f.size <= dedupBuffer && int64(len(head)) == f.size
-	d.keyPrior(f.size)
+	d.keyPrior(f)
 	if d.seen[f.size] {
 		var key contentKey
 		switch {
@@ -205,6 +202,7 @@ func (d *dedup) add(f treeFile) error {
 			if err := d.sink.linkFile(f.name, e); err != nil {
 				return err
 			}
+			d.prior.found(f.size)
 			d.w.progress(f.name, f.size)
 			return nil
 		}

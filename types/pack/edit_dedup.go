@@ -2,6 +2,7 @@ package pack
 
 import (
 	"cmp"
+	"errors"
 	"io"
 	"io/fs"
 	"slices"
@@ -18,10 +19,14 @@ import (
 // and a file with the bytes of an object of the package that the edit
 // keeps is not stored at all: its object shares those bytes. To tell, the
 // objects whose size a file being added has are read (decoding their
-// sections, verified as any read is) when the first file of that size
-// comes; no other section is read. An object removed or replaced before
-// the file comes is no longer shared (its bytes may be going away); one
-// removed after keeps its bytes for the file.
+// sections, verified as any read is) when a file of that size comes, the
+// object the file replaces first; no other section is read, and the
+// sections decoded hold at most as many bytes as the files added, plus
+// those of the files found already there. So a copy is not always found:
+// one whose section is much larger than it, or beyond that budget, is
+// stored again. An object removed or replaced before the file comes is no
+// longer shared (its bytes may be going away); one removed after keeps
+// its bytes for the file.
 func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -56,16 +61,38 @@ func (e *Editor) linkFile(name string, to editEntry) error {
 
 // priorObjects are the objects of an Editor's source that the files of
 // one AddFS may share: those the edit keeps whose size a file being added
-// has. Each is hashed (see contentKey) when the first file of its size
-// comes, and shared only while the edit keeps it: an object replaced or
-// removed since may be losing its bytes.
+// has. Each is hashed (see contentKey) when a file of its size comes, and
+// shared only while the edit keeps it: an object replaced or removed since
+// may be losing its bytes.
+//
+// Hashing an object decodes its sections, which costs about a quarter of
+// the time of compressing as many bytes (xz at the default level), and is
+// lost when the object differs. So the sections decoded hold at most
+// budget bytes: as many as the files added hold at first, and each
+// file found already there (which is then not compressed) adds its size.
+// The object a file replaces, the likeliest copy (a tree added again), is
+// hashed first; then the others of its size, in the order of their bytes,
+// while the budget allows, but for those whose sections hold more than
+// otherCost times their bytes (small objects of sections not decoded yet),
+// which cost more than they are likely to save. A large object is hashed
+// as far as prefixLen first (its first section), and whole only when a
+// file has its size and first bytes.
 type priorObjects struct {
 	p        *Package
-	refs     []int32              // the files of each object of p; > 0: kept
-	pending  map[int64][]int      // by size, not hashed yet, in the order of their bytes
-	keys     map[contentKey][]int // hashed, by content key
-	byPrefix map[contentKey][]int // large ones hashed as far as prefixLen, by prefix key
+	files    map[string]*editEntry // the Editor's files
+	refs     []int32               // the files of each object of p; > 0: kept
+	pending  map[int64][]int       // by size, not hashed yet, in the order of their bytes
+	hashed   map[int]bool          // hashed (or failed to read)
+	read     map[int]bool          // sections decoded to hash objects
+	budget   int64                 // bytes of sections that may still be decoded
+	keys     map[contentKey][]int  // hashed, by content key
+	byPrefix map[contentKey][]int  // large ones hashed as far as prefixLen, by prefix key
 }
+
+// otherCost is how many times the bytes of an object of another name
+// than the file's the sections decoded to compare them may hold (see
+// priorObjects).
+const otherCost = 2
 
 // priorFor returns the objects of the source that the edit keeps and
 // whose size one of files has.
@@ -73,11 +100,13 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 	if e.err != nil {
 		return nil
 	}
+	pr := &priorObjects{p: e.src, files: e.files, refs: e.refs, pending: map[int64][]int{},
+		hashed: map[int]bool{}, read: map[int]bool{}, keys: map[contentKey][]int{}, byPrefix: map[contentKey][]int{}}
 	sizes := make(map[int64]bool, len(files))
 	for _, f := range files {
 		sizes[f.size] = true
+		pr.budget += f.size
 	}
-	pr := &priorObjects{p: e.src, refs: e.refs, pending: map[int64][]int{}}
 	for _, en := range e.files {
 		if en.base < 0 {
 			continue
@@ -86,8 +115,8 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 			pr.pending[s] = append(pr.pending[s], en.base)
 		}
 	}
-	// In the order of their bytes: objects that share bytes are next to
-	// each other, and read once.
+	// In the order of their bytes: objects of one section, or sharing
+	// bytes, are next to each other.
 	for s, objs := range pr.pending {
 		slices.SortFunc(objs, func(a, b int) int {
 			oa, ob := &e.src.objects[a], &e.src.objects[b]
@@ -98,36 +127,67 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 	return pr
 }
 
-// has reports whether objects of the size are waiting to be hashed.
+// has reports whether objects of the size may be hashed.
 func (pr *priorObjects) has(size int64) bool { return pr != nil && pr.pending[size] != nil }
 
 // live reports whether the edit keeps object i.
 func (pr *priorObjects) live(i int) bool { return pr.refs[i] > 0 }
 
-// keyPrior hashes the objects of prior of the given size, the first time
-// a file of that size comes: a small one whole, a large one as far as
-// prefixLen. An object that does not read back is not shared.
-func (d *dedup) keyPrior(size int64) {
-	pr := d.prior
-	if pr == nil || pr.pending[size] == nil {
-		return
+// found credits the budget with a file of size bytes found already there.
+func (pr *priorObjects) found(size int64) {
+	if pr != nil {
+		pr.budget += size
 	}
-	objs := pr.pending[size]
-	delete(pr.pending, size)
-	whole := size <= dedupBuffer
-	d.keyObjects(objs, whole, func(i int, key contentKey) {
-		d.seen[size] = true
-		if whole {
-			pr.keys[key] = append(pr.keys[key], i)
-		} else {
-			d.prefixes[key] = true
-			pr.byPrefix[key] = append(pr.byPrefix[key], i)
+}
+
+// sections calls f with each section holding the first n bytes of o.
+func (pr *priorObjects) sections(o *Object, n int64, f func(sec int)) {
+	pr.p.walkSegments(o, func(sg segment) error {
+		if int64(sg.start) >= n {
+			return errSectionsDone
 		}
+		f(sg.sec)
+		return nil
 	})
 }
 
+var errSectionsDone = errors.New("done")
+
+// cost returns how many bytes of sections not decoded yet hold the first
+// n bytes of o.
+func (pr *priorObjects) cost(o *Object, n int64) int64 {
+	var c int64
+	pr.sections(o, n, func(sec int) {
+		if !pr.read[sec] {
+			c += int64(pr.p.secSize[sec])
+		}
+	})
+	return c
+}
+
+// keyPrior hashes the objects of prior that the file f may copy: the
+// object it replaces, then the others of its size, as the budget allows.
+func (d *dedup) keyPrior(f treeFile) {
+	pr := d.prior
+	if pr == nil {
+		return
+	}
+	if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size {
+		d.keyPriorObject(en.base, false, false)
+	}
+	objs := pr.pending[f.size]
+	for len(objs) > 0 && d.keyPriorObject(objs[0], true, false) {
+		objs = objs[1:]
+	}
+	if len(objs) == 0 {
+		delete(pr.pending, f.size)
+	} else {
+		pr.pending[f.size] = objs
+	}
+}
+
 // keyPriorWhole hashes the whole of the large objects of prior whose
-// first bytes have the prefix key pk.
+// first bytes have the prefix key pk, as the budget allows.
 func (d *dedup) keyPriorWhole(pk contentKey) {
 	pr := d.prior
 	if pr == nil {
@@ -135,39 +195,57 @@ func (d *dedup) keyPriorWhole(pk contentKey) {
 	}
 	objs := pr.byPrefix[pk]
 	delete(pr.byPrefix, pk)
-	d.keyObjects(objs, true, func(i int, key contentKey) { pr.keys[key] = append(pr.keys[key], i) })
-}
-
-// keyObjects calls f with each object of objs that the edit keeps and
-// its content key (whole) or prefix key, reading the objects in order
-// once for each run that shares bytes.
-func (d *dedup) keyObjects(objs []int, whole bool, f func(i int, key contentKey)) {
-	var prev *Object
-	var key contentKey
-	var ok bool
 	for _, i := range objs {
-		if !d.prior.live(i) {
-			continue
-		}
-		o := &d.prior.p.objects[i]
-		if prev == nil || o.Start != prev.Start || o.Offset != prev.Offset {
-			prev = o
-			key, ok = d.keyObject(o, whole)
-		}
-		if ok {
-			f(i, key)
-		}
+		d.keyPriorObject(i, false, true)
 	}
 }
 
-// keyObject returns the content key of o (whole) or its prefix key, read
-// through the package's verified reads.
-func (d *dedup) keyObject(o *Object, whole bool) (contentKey, bool) {
+// keyPriorObject hashes object i of prior, unless the edit no longer keeps
+// it or it was hashed: a small one whole, a large one as far as prefixLen
+// (with whole, all of it). It reports false when the
+// budget does not allow it. An object of another name than the file's
+// (other) is hashed only if the sections to decode hold at most
+// otherCost times the bytes hashed, else never. An object that does not
+// read back is not shared.
+func (d *dedup) keyPriorObject(i int, other, whole bool) bool {
+	pr := d.prior
+	if !pr.live(i) || (pr.hashed[i] && !whole) {
+		return true
+	}
+	o := &pr.p.objects[i]
 	size := int64(o.Size)
+	whole = whole || size <= dedupBuffer
 	n := size
 	if !whole {
 		n = min(size, prefixLen)
 	}
+	c := pr.cost(o, n)
+	switch {
+	case other && c > otherCost*n:
+		return true // dropped, but as the object a file replaces
+	case c > pr.budget:
+		return false
+	}
+	pr.budget -= c
+	pr.hashed[i] = true
+	pr.sections(o, n, func(sec int) { pr.read[sec] = true })
+	key, ok := d.keyObject(o, n, whole)
+	if !ok {
+		return true
+	}
+	d.seen[size] = true
+	if whole {
+		pr.keys[key] = append(pr.keys[key], i)
+	} else {
+		d.prefixes[key] = true
+		pr.byPrefix[key] = append(pr.byPrefix[key], i)
+	}
+	return true
+}
+
+// keyObject returns the content key of o (whole) or its prefix key, read
+// through the package's verified reads as far as n bytes.
+func (d *dedup) keyObject(o *Object, n int64, whole bool) (contentKey, bool) {
 	r, err := d.prior.p.OpenObject(o.Index)
 	if err != nil {
 		return contentKey{}, false
@@ -181,7 +259,7 @@ func (d *dedup) keyObject(o *Object, whole bool) (contentKey, bool) {
 		return contentKey{}, false
 	}
 	if !whole {
-		return d.seeds.prefixKey(size, kw.prefix), true
+		return d.seeds.prefixKey(int64(o.Size), kw.prefix), true
 	}
 	return kw.key(), true
 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"testing"
@@ -11,8 +12,10 @@ import (
 )
 
 // rawEdit are the options of the dedup tests' packages and edits: raw
-// sections, so that their sizes count the bytes stored.
-var rawEdit = []WriterOption{WithSectionSize(64 << 10), WithCompression(bpx.CompressNone)}
+// sections, so that their sizes count the bytes stored, small enough that
+// the 40,000-byte files of dupTree have sections of their own, so that
+// comparing one costs no more than its size (see priorObjects).
+var rawEdit = []WriterOption{WithSectionSize(16 << 10), WithCompression(bpx.CompressNone)}
 
 // noiseOf returns n random bytes drawn from seed.
 func noiseOf(seed byte, n int) []byte {
@@ -98,17 +101,26 @@ func TestEditorAddFSStoresDuplicatesOnce(t *testing.T) {
 }
 
 // TestEditorAddFSReadsCandidatesOnly: only objects that the edit keeps,
-// of the size of a new file, are read to compare them; an edit adding
-// files of other sizes decodes no section.
+// of the size of a new file, are read to compare them, and only as far as
+// the sections decoded hold no more bytes than the files added, nor more
+// than twice an object's of another name: an edit adding files of other
+// sizes decodes no section, nor does one adding a small file whose copy
+// would be in a larger section.
 func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
-	b := pkgBytes(t, dupTree(), WithSectionSize(64<<10))
+	tree := dupTree()
+	tree["small/s1234"] = &fstest.MapFile{Data: noiseOf(5, 1234)} // in a section of 11,240 bytes
+	tree["small/t10000"] = &fstest.MapFile{Data: noiseOf(6, 10_000)}
+	b := pkgBytes(t, tree, WithSectionSize(16<<10))
 	for _, c := range []struct {
 		what string
 		add  fstest.MapFS
 		read bool
 	}{
-		{"two files of a size no object has", fstest.MapFS{"n/a": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(4, 1234)}}, false},
+		{"two files of a size no object has", fstest.MapFS{"n/a": {Data: noiseOf(3, 1233)}, "n/b": {Data: noiseOf(4, 1233)}}, false},
 		{"a file of the size of a/noise.bin", fstest.MapFS{"n/a": {Data: noiseOf(3, 40_000)}}, true},
+		{"a file of the size of small/s1234", fstest.MapFS{"n/a": {Data: noiseOf(3, 1234)}}, false},
+		{"a file of the size of small/s1234 and a large one", fstest.MapFS{"n/a": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 100_000)}}, false},
+		{"small/s1234 and a large file", fstest.MapFS{"small/s1234": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 100_000)}}, true},
 		{"a file of the size of big/*.raw, replaced before", fstest.MapFS{"big/one.raw": {Data: []byte("1")}, "big/two.raw": {Data: []byte("2")}, "n/a": {Data: noiseOf(3, 160_000)}}, false},
 	} {
 		p := openBytes(t, b)
@@ -147,6 +159,9 @@ func TestEditorAddFSSharedReplaced(t *testing.T) {
 	add := fstest.MapFS{
 		"a/noise.bin": {Data: base["b/other.bin"].Data}, // shared with b/copy.bin and c/d/again.bin
 		"big/one.raw": {Data: noiseOf(5, 1000)},         // shared with big/two.raw
+		// Budget to compare a/noise.bin with the object it replaces,
+		// and then with b/other.bin.
+		"pad": {Data: noiseOf(6, 40_000)},
 	}
 	for _, compact := range []bool{false, true} {
 		p := checkDedupEdit(t, base, add, func(e *Editor) error {
@@ -154,7 +169,7 @@ func TestEditorAddFSSharedReplaced(t *testing.T) {
 				e.Compact()
 			}
 			return nil
-		}, 1000)
+		}, 41_000)
 		checkTree(t, p, union(base, add))
 		if dead, err := p.DeadBytes(); err != nil || dead != 0 {
 			t.Errorf("compact %v: DeadBytes = %d, %v; want 0", compact, dead, err)
@@ -227,4 +242,23 @@ func equalDigests(a, b [][32]byte) bool {
 		}
 	}
 	return true
+}
+
+// TestEditorAddFSBudget: the sections decoded to compare hold no more
+// bytes than the files added, plus those of the files found already
+// there. Re-adding every other file of a package whose 16 KiB sections
+// hold four files of 4 KiB: the 10 files (40 KiB) pay for decoding two
+// sections and a half, and each file found pays for more, so that the
+// first four sections are compared (8 files found) but not the last.
+func TestEditorAddFSBudget(t *testing.T) {
+	tree, add := fstest.MapFS{}, fstest.MapFS{}
+	for i := range 20 {
+		name := fmt.Sprintf("f%02d", i)
+		tree[name] = &fstest.MapFile{Data: noiseOf(byte(i), 4096)}
+		if i%2 == 1 {
+			add[name] = tree[name]
+		}
+	}
+	p := checkDedupEdit(t, tree, add, nil, 2*4096)
+	checkTree(t, p, tree)
 }
