@@ -8,8 +8,8 @@ import (
 )
 
 // TestAddStoresCopiesOnce: bpx add stores files that copy each other or
-// an object already in the package once, and replacing one of two objects
-// that share bytes leaves the other whole.
+// an object already in the package (under its base name) once, and
+// replacing one of the objects that share bytes leaves the others whole.
 func TestAddStoresCopiesOnce(t *testing.T) {
 	noise := func(seed byte) string {
 		b := make([]byte, 20_000)
@@ -33,9 +33,9 @@ func TestAddStoresCopiesOnce(t *testing.T) {
 	}
 	before := size()
 	mod := filepath.Join(dir, "mod")
-	add := map[string]string{"a/copy-of-old.bin": old, "a/fresh.bin": fresh, "b/fresh.bin": fresh, "b/copy-of-old.bin": old}
+	add := map[string]string{"a/old.bin": old, "a/fresh.bin": fresh, "b/fresh.bin": fresh, "b/old.bin": old}
 	writeFiles(t, mod, add)
-	if r := runBPX(t, nil, "add", "-c", "none", "-C", mod, pkg, "a", "b/fresh.bin", "b/copy-of-old.bin"); r.Code != exitOK || r.Stderr != "" {
+	if r := runBPX(t, nil, "add", "-c", "none", "-C", mod, pkg, "a", "b/fresh.bin", "b/old.bin"); r.Code != exitOK || r.Stderr != "" {
 		t.Fatalf("add: %+v", r)
 	}
 	// One new file's bytes, a few more for the table and the names; four
@@ -50,8 +50,8 @@ func TestAddStoresCopiesOnce(t *testing.T) {
 	if got := unpacked(t, pkg); !equalMaps(got, want) {
 		t.Fatalf("after add: %d files, want %d", len(got), len(want))
 	}
-	// old.bin now shares its bytes with two more objects: replacing it
-	// leaves them as they were.
+	// old.bin now shares its bytes with a/old.bin and b/old.bin:
+	// replacing it leaves them as they were.
 	writeFiles(t, mod, map[string]string{"old.bin": "replaced\n"})
 	if r := runBPX(t, nil, "add", "-c", "none", "-C", mod, pkg, "old.bin"); r.Code != exitOK || r.Stderr != "" {
 		t.Fatalf("add: %+v", r)

@@ -155,9 +155,10 @@ PACKAGE as objects named by their paths relative to DIR, with /. An object of
 the same name is replaced. A file identical to another file added is
 stored once, and one identical to an object PACKAGE keeps is not stored:
 its object shares those bytes. To tell, objects of the size of a file added
-are read, the one it replaces first, decoding at most as many bytes of
-sections as the files added hold (plus those of the files found). Untouched
-data sections are copied as they are,
+are read (the one it replaces and those of its base name first), decoding
+sections that hold at most about as many bytes as the files added, plus
+those of the files found; a copy beyond that is stored. Untouched data
+sections are copied as they are,
 and so are sections of other types (all edits keep them);
 new objects go into new sections, joined with the last one when it holds
 less than an eighth of a section (128 KiB), and the smallest neighbouring

@@ -185,7 +185,7 @@ func (d *dedup) add(f treeFile) error {
 			key = d.seeds.keyOf(head)
 		case d.prefixes[d.seeds.prefixKey(f.size, head)]:
 			// Same size and first bytes as a stored file: hash the rest.
-			d.keyPriorWhole(d.seeds.prefixKey(f.size, head))
+			d.keyPriorWhole(f, d.seeds.prefixKey(f.size, head))
 			kw := d.seeds.keyWriter()
 			kw.Write(head)
 			if _, err := io.Copy(kw, r); err != nil {
@@ -202,7 +202,9 @@ func (d *dedup) add(f treeFile) error {
 			if err := d.sink.linkFile(f.name, e); err != nil {
 				return err
 			}
-			d.prior.found(f.size)
+			if e.base >= 0 {
+				d.prior.found(f, e.base)
+			}
 			d.w.progress(f.name, f.size)
 			return nil
 		}

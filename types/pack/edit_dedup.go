@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"slices"
 
 	"github.com/gobpx/bpx/sign"
@@ -19,10 +20,12 @@ import (
 // and a file with the bytes of an object of the package that the edit
 // keeps is not stored at all: its object shares those bytes. To tell, the
 // objects whose size a file being added has are read (decoding their
-// sections, verified as any read is) when a file of that size comes, the
-// object the file replaces first; no other section is read, and the
-// sections decoded hold at most as many bytes as the files added, plus
-// those of the files found already there. So a copy is not always found:
+// sections, verified as any read is) when a file of that size comes: the
+// object the file replaces and those of its base name first (a tree added
+// again, or copied under another name), then the others. No other section
+// is read, and the sections decoded hold at most as many bytes as the
+// files added for the first, a quarter as many for the others, plus the
+// size of each file found already there. So a copy is not always found:
 // one whose section is much larger than it, or beyond that budget, is
 // stored again. An object removed or replaced before the file comes is no
 // longer shared (its bytes may be going away); one removed after keeps
@@ -67,32 +70,35 @@ func (e *Editor) linkFile(name string, to editEntry) error {
 //
 // Hashing an object decodes its sections, which costs about a quarter of
 // the time of compressing as many bytes (xz at the default level), and is
-// lost when the object differs. So the sections decoded hold at most
-// budget bytes: as many as the files added hold at first, and each
-// file found already there (which is then not compressed) adds its size.
-// The object a file replaces, the likeliest copy (a tree added again), is
-// hashed first; then the others of its size, in the order of their bytes,
-// while the budget allows, but for those whose sections hold more than
-// otherCost times their bytes (small objects of sections not decoded yet),
-// which cost more than they are likely to save. A large object is hashed
-// as far as prefixLen first (its first section), and whole only when a
-// file has its size and first bytes.
+// lost when the object differs. So the sections decoded are bounded, in
+// bytes, by two budgets. The likely copies of a file, the object it
+// replaces (a tree added again) and those of the same base name (a tree
+// copied under another name), come first and spend budget: at first as
+// many bytes as the files added, and each file found adds its size. The
+// other objects of its size, in the order of their bytes, spend other: a
+// quarter of the bytes added at first, and each file found among them
+// adds its size. A large object is hashed as far as prefixLen first (its
+// first section), and whole only when a file has its size and first
+// bytes, spending budget and, if need be, the file's size more.
 type priorObjects struct {
 	p        *Package
 	files    map[string]*editEntry // the Editor's files
 	refs     []int32               // the files of each object of p; > 0: kept
-	pending  map[int64][]int       // by size, not hashed yet, in the order of their bytes
+	bySize   map[int64][]int       // by size, not hashed yet, in the order of their bytes
+	byBase   map[baseKey][]int     // by size and base name
 	hashed   map[int]bool          // hashed (or failed to read)
 	read     map[int]bool          // sections decoded to hash objects
-	budget   int64                 // bytes of sections that may still be decoded
+	budget   int64                 // bytes of sections that may still be decoded for likely copies
+	other    int64                 // and for others
 	keys     map[contentKey][]int  // hashed, by content key
 	byPrefix map[contentKey][]int  // large ones hashed as far as prefixLen, by prefix key
 }
 
-// otherCost is how many times the bytes of an object of another name
-// than the file's the sections decoded to compare them may hold (see
-// priorObjects).
-const otherCost = 2
+// baseKey is an object's size and the last element of its name.
+type baseKey struct {
+	size int64
+	base string
+}
 
 // priorFor returns the objects of the source that the edit keeps and
 // whose size one of files has.
@@ -100,43 +106,51 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 	if e.err != nil {
 		return nil
 	}
-	pr := &priorObjects{p: e.src, files: e.files, refs: e.refs, pending: map[int64][]int{},
+	pr := &priorObjects{p: e.src, files: e.files, refs: e.refs, bySize: map[int64][]int{}, byBase: map[baseKey][]int{},
 		hashed: map[int]bool{}, read: map[int]bool{}, keys: map[contentKey][]int{}, byPrefix: map[contentKey][]int{}}
 	sizes := make(map[int64]bool, len(files))
 	for _, f := range files {
 		sizes[f.size] = true
 		pr.budget += f.size
 	}
+	pr.other = pr.budget / 4
 	for _, en := range e.files {
 		if en.base < 0 {
 			continue
 		}
 		if s := int64(e.src.objects[en.base].Size); s > 0 && sizes[s] {
-			pr.pending[s] = append(pr.pending[s], en.base)
+			pr.bySize[s] = append(pr.bySize[s], en.base)
 		}
 	}
 	// In the order of their bytes: objects of one section, or sharing
 	// bytes, are next to each other.
-	for s, objs := range pr.pending {
+	for s, objs := range pr.bySize {
 		slices.SortFunc(objs, func(a, b int) int {
 			oa, ob := &e.src.objects[a], &e.src.objects[b]
 			return cmp.Or(cmp.Compare(oa.Start, ob.Start), cmp.Compare(oa.Offset, ob.Offset), cmp.Compare(a, b))
 		})
-		pr.pending[s] = slices.Compact(objs)
+		objs = slices.Compact(objs)
+		pr.bySize[s] = objs
+		for _, i := range objs {
+			k := baseKey{s, path.Base(e.src.objects[i].Name)}
+			pr.byBase[k] = append(pr.byBase[k], i)
+		}
 	}
 	return pr
 }
 
 // has reports whether objects of the size may be hashed.
-func (pr *priorObjects) has(size int64) bool { return pr != nil && pr.pending[size] != nil }
+func (pr *priorObjects) has(size int64) bool { return pr != nil && pr.bySize[size] != nil }
 
 // live reports whether the edit keeps object i.
 func (pr *priorObjects) live(i int) bool { return pr.refs[i] > 0 }
 
-// found credits the budget with a file of size bytes found already there.
-func (pr *priorObjects) found(size int64) {
-	if pr != nil {
-		pr.budget += size
+// found credits the budgets with the file f, found to be object i.
+func (pr *priorObjects) found(f treeFile, i int) {
+	if path.Base(pr.p.objects[i].Name) == path.Base(f.name) {
+		pr.budget += f.size
+	} else {
+		pr.other += f.size
 	}
 }
 
@@ -166,29 +180,42 @@ func (pr *priorObjects) cost(o *Object, n int64) int64 {
 }
 
 // keyPrior hashes the objects of prior that the file f may copy: the
-// object it replaces, then the others of its size, as the budget allows.
+// object it replaces, those of its size and base name, and the others of
+// its size, as the budgets allow.
 func (d *dedup) keyPrior(f treeFile) {
 	pr := d.prior
 	if pr == nil {
 		return
 	}
 	if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size {
-		d.keyPriorObject(en.base, false, false)
+		d.keyPriorObject(en.base, &pr.budget, 0, false)
 	}
-	objs := pr.pending[f.size]
-	for len(objs) > 0 && d.keyPriorObject(objs[0], true, false) {
+	bk := baseKey{f.size, path.Base(f.name)}
+	putList(pr.byBase, bk, d.keyPriorList(pr.byBase[bk], &pr.budget))
+	putList(pr.bySize, f.size, d.keyPriorList(pr.bySize[f.size], &pr.other))
+}
+
+// keyPriorList hashes the objects of objs in turn while budget allows, and
+// returns those left.
+func (d *dedup) keyPriorList(objs []int, budget *int64) []int {
+	for len(objs) > 0 && d.keyPriorObject(objs[0], budget, 0, false) {
 		objs = objs[1:]
 	}
+	return objs
+}
+
+// putList sets m[k] to objs, or deletes it if empty.
+func putList[K comparable](m map[K][]int, k K, objs []int) {
 	if len(objs) == 0 {
-		delete(pr.pending, f.size)
+		delete(m, k)
 	} else {
-		pr.pending[f.size] = objs
+		m[k] = objs
 	}
 }
 
 // keyPriorWhole hashes the whole of the large objects of prior whose
-// first bytes have the prefix key pk, as the budget allows.
-func (d *dedup) keyPriorWhole(pk contentKey) {
+// first bytes have the prefix key pk, for the file f.
+func (d *dedup) keyPriorWhole(f treeFile, pk contentKey) {
 	pr := d.prior
 	if pr == nil {
 		return
@@ -196,18 +223,17 @@ func (d *dedup) keyPriorWhole(pk contentKey) {
 	objs := pr.byPrefix[pk]
 	delete(pr.byPrefix, pk)
 	for _, i := range objs {
-		d.keyPriorObject(i, false, true)
+		d.keyPriorObject(i, &pr.budget, f.size, true)
 	}
 }
 
 // keyPriorObject hashes object i of prior, unless the edit no longer keeps
 // it or it was hashed: a small one whole, a large one as far as prefixLen
-// (with whole, all of it). It reports false when the
-// budget does not allow it. An object of another name than the file's
-// (other) is hashed only if the sections to decode hold at most
-// otherCost times the bytes hashed, else never. An object that does not
-// read back is not shared.
-func (d *dedup) keyPriorObject(i int, other, whole bool) bool {
+// (with whole, all of it), spending the bytes of the sections it decodes
+// from *budget, which may go extra bytes below zero. It reports false
+// when the budget does not allow it. An object that does not read back is
+// not shared.
+func (d *dedup) keyPriorObject(i int, budget *int64, extra int64, whole bool) bool {
 	pr := d.prior
 	if !pr.live(i) || (pr.hashed[i] && !whole) {
 		return true
@@ -220,13 +246,10 @@ func (d *dedup) keyPriorObject(i int, other, whole bool) bool {
 		n = min(size, prefixLen)
 	}
 	c := pr.cost(o, n)
-	switch {
-	case other && c > otherCost*n:
-		return true // dropped, but as the object a file replaces
-	case c > pr.budget:
+	if c > *budget+extra {
 		return false
 	}
-	pr.budget -= c
+	*budget -= c
 	pr.hashed[i] = true
 	pr.sections(o, n, func(sec int) { pr.read[sec] = true })
 	key, ok := d.keyObject(o, n, whole)

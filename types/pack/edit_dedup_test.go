@@ -81,13 +81,13 @@ func TestEditorAddFSStoresDuplicatesOnce(t *testing.T) {
 			bigOther := bytes.Clone(base["big/one.raw"].Data)
 			bigOther[150_000] ^= 1
 			add := fstest.MapFS{
-				"new/copy-of-noise.bin": {Data: base["a/noise.bin"].Data},
+				"new/noise.bin":         {Data: base["a/noise.bin"].Data},
 				"new/copy-of-other.bin": {Data: base["b/other.bin"].Data},
-				"new/copy-of-big.raw":   {Data: base["big/two.raw"].Data},
+				"new/two.raw":           {Data: base["big/two.raw"].Data},
 				"new/fresh1.bin":        {Data: fresh},
 				"new/fresh2.bin":        {Data: fresh},
 				"new/x/fresh3.bin":      {Data: fresh},
-				"new/big-other.raw":     {Data: bigOther},
+				"new/one.raw":           {Data: bigOther},
 				"new/empty":             {Data: nil},
 				"small/text.txt":        {Data: []byte("small\n")}, // replaced by itself
 			}
@@ -102,10 +102,10 @@ func TestEditorAddFSStoresDuplicatesOnce(t *testing.T) {
 
 // TestEditorAddFSReadsCandidatesOnly: only objects that the edit keeps,
 // of the size of a new file, are read to compare them, and only as far as
-// the sections decoded hold no more bytes than the files added, nor more
-// than twice an object's of another name: an edit adding files of other
-// sizes decodes no section, nor does one adding a small file whose copy
-// would be in a larger section.
+// the sections decoded hold no more bytes than the files added (a quarter
+// of them for objects of other base names than the file's): an edit adding files
+// of other sizes decodes no section, nor does one adding a small file
+// whose copy would be in a larger section.
 func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
 	tree := dupTree()
 	tree["small/s1234"] = &fstest.MapFile{Data: noiseOf(5, 1234)} // in a section of 11,240 bytes
@@ -117,10 +117,14 @@ func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
 		read bool
 	}{
 		{"two files of a size no object has", fstest.MapFS{"n/a": {Data: noiseOf(3, 1233)}, "n/b": {Data: noiseOf(4, 1233)}}, false},
-		{"a file of the size of a/noise.bin", fstest.MapFS{"n/a": {Data: noiseOf(3, 40_000)}}, true},
+		// Objects of other base names get a quarter of the budget.
+		{"a file of the size of a/noise.bin", fstest.MapFS{"n/a": {Data: noiseOf(3, 40_000)}}, false},
+		{"a file of the size of a/noise.bin and others", fstest.MapFS{"n/a": {Data: noiseOf(3, 40_000)}, "n/b": {Data: noiseOf(3, 120_000)}}, true},
+		{"a file of the size and base name of a/noise.bin", fstest.MapFS{"n/noise.bin": {Data: noiseOf(3, 40_000)}}, true},
 		{"a file of the size of small/s1234", fstest.MapFS{"n/a": {Data: noiseOf(3, 1234)}}, false},
-		{"a file of the size of small/s1234 and a large one", fstest.MapFS{"n/a": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 100_000)}}, false},
-		{"small/s1234 and a large file", fstest.MapFS{"small/s1234": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 100_000)}}, true},
+		// The object a file replaces gets all of it.
+		{"small/s1234 and a file as large as its section", fstest.MapFS{"small/s1234": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 10_006)}}, true},
+		{"small/s1234 and a smaller file", fstest.MapFS{"small/s1234": {Data: noiseOf(3, 1234)}, "n/b": {Data: noiseOf(3, 10_005)}}, false},
 		{"a file of the size of big/*.raw, replaced before", fstest.MapFS{"big/one.raw": {Data: []byte("1")}, "big/two.raw": {Data: []byte("2")}, "n/a": {Data: noiseOf(3, 160_000)}}, false},
 	} {
 		p := openBytes(t, b)
@@ -160,8 +164,8 @@ func TestEditorAddFSSharedReplaced(t *testing.T) {
 		"a/noise.bin": {Data: base["b/other.bin"].Data}, // shared with b/copy.bin and c/d/again.bin
 		"big/one.raw": {Data: noiseOf(5, 1000)},         // shared with big/two.raw
 		// Budget to compare a/noise.bin with the object it replaces,
-		// and then with b/other.bin.
-		"pad": {Data: noiseOf(6, 40_000)},
+		// and then with b/other.bin (see priorObjects).
+		"pad": {Data: noiseOf(6, 160_000)},
 	}
 	for _, compact := range []bool{false, true} {
 		p := checkDedupEdit(t, base, add, func(e *Editor) error {
@@ -169,7 +173,7 @@ func TestEditorAddFSSharedReplaced(t *testing.T) {
 				e.Compact()
 			}
 			return nil
-		}, 41_000)
+		}, 161_000)
 		checkTree(t, p, union(base, add))
 		if dead, err := p.DeadBytes(); err != nil || dead != 0 {
 			t.Errorf("compact %v: DeadBytes = %d, %v; want 0", compact, dead, err)
@@ -211,23 +215,31 @@ func TestEditorAddFSGoneNotShared(t *testing.T) {
 			t.Errorf("DeadBytes = %d, %v; want 0", dead, err)
 		}
 	})
-	// Removed after the file was added as a copy: the bytes stay for it.
+	// Removed after the file was added as a copy: the bytes stay for it,
+	// before those of small/text.txt, where the source had them.
 	t.Run("removed after", func(t *testing.T) {
-		b := pkgBytes(t, base, rawEdit...)
-		out := edited(t, b, func(e *Editor) error {
-			if err := e.AddFS(fstest.MapFS{"n/big.raw": {Data: big}}); err != nil {
+		add := fstest.MapFS{"n/one.raw": {Data: big}}
+		out := edited(t, pkgBytes(t, base, rawEdit...), func(e *Editor) error {
+			if err := e.AddFS(add); err != nil {
 				return err
 			}
 			return e.Remove("big")
 		}, rawEdit...)
 		p := openBytes(t, out)
-		if got, want := storedSections(t, p), storedSections(t, openBytes(t, b)); !equalDigests(got, want) {
-			t.Errorf("the data sections changed: %d sections, want the %d before", len(got), len(want))
+		start := map[string]uint32{}
+		for _, o := range p.Objects() {
+			start[o.Name] = o.Start
 		}
-		want := union(base, fstest.MapFS{"n/big.raw": {Data: big}})
+		if start["n/one.raw"] >= start["small/text.txt"] {
+			t.Errorf("n/one.raw starts in section %d, after small/text.txt's %d: stored again", start["n/one.raw"], start["small/text.txt"])
+		}
+		want := union(base, add)
 		delete(want, "big/one.raw")
 		delete(want, "big/two.raw")
 		checkTree(t, p, want)
+		if dead, err := p.DeadBytes(); err != nil || dead != 0 {
+			t.Errorf("DeadBytes = %d, %v; want 0", dead, err)
+		}
 	})
 }
 
@@ -261,4 +273,26 @@ func TestEditorAddFSBudget(t *testing.T) {
 	}
 	p := checkDedupEdit(t, tree, add, nil, 2*4096)
 	checkTree(t, p, tree)
+}
+
+// TestEditorAddFSCopiedTree: a tree copied under another name pays for
+// comparing with the objects it copies, whether its files keep their base
+// names or not: the bytes added pay for the first sections (a quarter of
+// them, with other base names: 1.25 of the 5 sections), and each copy
+// found for more, so that every file is found.
+func TestEditorAddFSCopiedTree(t *testing.T) {
+	for _, rename := range []bool{false, true} {
+		tree, add := fstest.MapFS{}, fstest.MapFS{}
+		for i := range 20 {
+			name := fmt.Sprintf("f%02d", i)
+			tree[name] = &fstest.MapFile{Data: noiseOf(byte(i), 4096)}
+			if rename {
+				add[fmt.Sprintf("copy/g%02d", i)] = tree[name]
+			} else {
+				add["copy/"+name] = tree[name]
+			}
+		}
+		p := checkDedupEdit(t, tree, add, nil, 0)
+		checkTree(t, p, union(tree, add))
+	}
 }
