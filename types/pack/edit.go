@@ -26,8 +26,9 @@ import (
 // below), writes new and replaced objects into new data sections after
 // them (compressed as the
 // WriterOptions given to NewEditor ask, xz by default; AddFS stores a
-// file identical to an object kept, or to another file it adds, once: the
-// objects share the bytes), and rewrites the
+// file identical to another file it adds once, and one it finds identical
+// to an object kept not at all: the objects share the bytes), and
+// rewrites the
 // object table, the strings and, if it changed, the metadata. Data sections
 // that no object uses any more are dropped; replaced and removed objects
 // elsewhere leave dead bytes behind (Package.DeadBytes counts them) unless
