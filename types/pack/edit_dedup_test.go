@@ -296,3 +296,42 @@ func TestEditorAddFSCopiedTree(t *testing.T) {
 		checkTree(t, p, union(tree, add))
 	}
 }
+
+// TestEditorAddFSCompact: objects found already there keep sharing their
+// bytes through Compact, also when the objects they were found as are
+// removed.
+func TestEditorAddFSCompact(t *testing.T) {
+	base := dupTree()
+	add := fstest.MapFS{"n/noise.bin": base["a/noise.bin"], "n/one.raw": base["big/one.raw"]}
+	out := edited(t, pkgBytes(t, base, rawEdit...), func(e *Editor) error {
+		if err := e.AddFS(add); err != nil {
+			return err
+		}
+		for _, n := range []string{"a", "c", "big"} {
+			if err := e.Remove(n); err != nil {
+				return err
+			}
+		}
+		e.Compact()
+		return nil
+	}, rawEdit...)
+	p := openBytes(t, out)
+	want := union(base, add)
+	for _, n := range []string{"a/noise.bin", "c/d/again.bin", "big/one.raw", "big/two.raw"} {
+		delete(want, n)
+	}
+	checkTree(t, p, want)
+	where := map[string][2]uint32{}
+	for _, o := range p.Objects() {
+		where[o.Name] = [2]uint32{o.Start, o.Offset}
+	}
+	if where["n/noise.bin"] != where["b/copy.bin"] {
+		t.Errorf("n/noise.bin at %v, b/copy.bin at %v: not shared", where["n/noise.bin"], where["b/copy.bin"])
+	}
+	if got, want := dataBytes(p), uint64(40_000+40_000+160_000+6); got != want {
+		t.Errorf("data sections hold %d bytes, want %d (each distinct file once)", got, want)
+	}
+	if dead, err := p.DeadBytes(); err != nil || dead != 0 {
+		t.Errorf("DeadBytes = %d, %v; want 0", dead, err)
+	}
+}
