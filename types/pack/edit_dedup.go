@@ -76,8 +76,8 @@ func (e *Editor) linkFile(name string, to editEntry) error {
 // copied under another name), come first and spend budget: at first as
 // many bytes as the files added, and each file found adds its size. The
 // other objects of its size, in the order of their bytes, spend other: a
-// quarter of the bytes added at first, and each file found among them
-// adds its size. A large object is hashed as far as prefixLen first (its
+// quarter of the bytes added at first (otherShare), and each file found
+// among them adds its size. A large object is hashed as far as prefixLen first (its
 // first section), and whole only when a file has its size and first
 // bytes, spending budget and, if need be, the file's size more.
 type priorObjects struct {
@@ -93,6 +93,12 @@ type priorObjects struct {
 	keys     map[contentKey][]int  // hashed, by content key
 	byPrefix map[contentKey][]int  // large ones hashed as far as prefixLen, by prefix key
 }
+
+// otherShare divides the bytes of the files added into the first budget
+// for objects other than their likely copies (see priorObjects): the
+// objects of a size are mostly not copies, so that this bounds what is
+// lost in comparing them, and each found pays for more.
+const otherShare = 4
 
 // baseKey is an object's size and the last element of its name.
 type baseKey struct {
@@ -113,7 +119,7 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 		sizes[f.size] = true
 		pr.budget += f.size
 	}
-	pr.other = pr.budget / 4
+	pr.other = pr.budget / otherShare
 	for _, en := range e.files {
 		if en.base < 0 {
 			continue
