@@ -152,7 +152,13 @@ is never written: the unpack fails instead.`,
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
-the same name is replaced. Untouched data sections are copied as they are,
+the same name is replaced. A file identical to another file added is
+stored once, and one identical to an object PACKAGE keeps is not stored:
+its object shares those bytes. To tell, objects of the size of a file added
+are read (the one it replaces and those of its base name first), decoding
+sections that hold at most about as many bytes as the files added, plus
+those of the files found; a copy beyond that is stored. Untouched data
+sections are copied as they are,
 and so are sections of other types (all edits keep them);
 new objects go into new sections, joined with the last one when it holds
 less than an eighth of a section (128 KiB), and the smallest neighbouring

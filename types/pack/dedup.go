@@ -11,8 +11,10 @@ import (
 // A package may store identical objects once: several entries of the
 // object table then point at the same bytes, which every reader handles
 // (each entry is read on its own, as the reference SDK does) and the
-// Editor keeps shared when it moves them. Writer.AddFS stores each
-// distinct file once; Create writes what it is given.
+// Editor keeps shared when it moves them. Writer.AddFS and Editor.AddFS
+// store each distinct file once, and Editor.AddFS shares the bytes of an
+// object already in the package (see priorObjects); Create writes what it
+// is given.
 
 // contentKey identifies a file's content: its size and a 128-bit hash,
 // two maphash sums. maphash is not a cryptographic hash, but its seeds are
@@ -93,17 +95,42 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 	if err != nil {
 		return err
 	}
+	w.fitFiles(files, 0)
+	return addFiles(w, w, fsys, files, nil)
+}
+
+// An addSink is what addFiles adds objects to: a Writer, or an Editor.
+type addSink interface {
+	// createFile starts the object name of size bytes, as CreateSized,
+	// and returns its writer and the entry it becomes.
+	createFile(name string, size int64) (io.Writer, editEntry, error)
+	// linkFile adds the object name, sharing the bytes of the entry to.
+	linkFile(name string, to editEntry) error
+}
+
+func (w *Writer) createFile(name string, size int64) (io.Writer, editEntry, error) {
+	ow, err := w.CreateSized(name, size)
+	return ow, editEntry{base: -1, fresh: len(w.table) / ObjectEntrySize}, err
+}
+
+func (w *Writer) linkFile(name string, to editEntry) error { return w.link(name, to.fresh) }
+
+// addFiles adds the files of fsys to s, whose bytes w writes, storing
+// each distinct content once; files whose size no other file has (nor an
+// object of prior) are stored without a look. prior, if not nil, holds the
+// objects already there that a file may share.
+func addFiles(s addSink, w *Writer, fsys fs.FS, files []treeFile, prior *priorObjects) error {
 	sizes := make(map[int64]int, len(files))
 	for _, f := range files {
 		if f.size > 0 {
 			sizes[f.size]++
 		}
 	}
-	w.fitFiles(files, 0)
-	d := &dedup{w: w, fsys: fsys, seeds: newSeeds(), stored: map[contentKey]int{}, prefixes: map[contentKey]bool{}, seen: map[int64]bool{}}
+	d := &dedup{sink: s, w: w, fsys: fsys, seeds: newSeeds(), stored: map[contentKey]editEntry{}, prefixes: map[contentKey]bool{}, seen: map[int64]bool{}, prior: prior}
 	for _, f := range files {
-		if f.size == 0 || sizes[f.size] < 2 {
-			err = w.addFile(f, nil, nil, fsys)
+		var err error
+		if f.size == 0 || (sizes[f.size] < 2 && !prior.has(f.size)) {
+			_, err = d.write(f, nil, nil)
 		} else {
 			err = d.add(f)
 		}
@@ -114,16 +141,19 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 	return nil
 }
 
-// dedup adds to w the files of fsys whose size another file has, and knows
-// those stored so far.
+// dedup adds to sink the files of fsys whose size another file (or an
+// object of prior) has, and knows those stored so far.
 type dedup struct {
+	sink     addSink
 	w        *Writer
 	fsys     fs.FS
 	seeds    seeds
-	stored   map[contentKey]int  // content -> its table entry
-	prefixes map[contentKey]bool // size and hash of the first prefixLen bytes of large files stored
-	seen     map[int64]bool      // sizes stored
+	stored   map[contentKey]editEntry // content -> its object
+	prefixes map[contentKey]bool      // size and hash of the first prefixLen bytes of large files stored (or of prior)
+	seen     map[int64]bool           // sizes stored (or of prior's objects)
+	prior    *priorObjects
 	buf      bytes.Buffer
+	copyBuf  []byte // reading prior's objects
 }
 
 // add adds f: as a link to an earlier file with the same bytes, else
@@ -147,6 +177,7 @@ func (d *dedup) add(f treeFile) error {
 	}
 	head := d.buf.Bytes()
 	whole := f.size <= dedupBuffer && int64(len(head)) == f.size
+	d.keyPrior(f)
 	if d.seen[f.size] {
 		var key contentKey
 		switch {
@@ -154,21 +185,25 @@ func (d *dedup) add(f treeFile) error {
 			key = d.seeds.keyOf(head)
 		case d.prefixes[d.seeds.prefixKey(f.size, head)]:
 			// Same size and first bytes as a stored file: hash the rest.
+			d.keyPriorWhole(f, d.seeds.prefixKey(f.size, head))
 			kw := d.seeds.keyWriter()
 			kw.Write(head)
 			if _, err := io.Copy(kw, r); err != nil {
 				return err
 			}
 			key = kw.key()
-			if _, ok := d.stored[key]; !ok {
+			if _, ok := d.target(key); !ok {
 				// Stored after all: read it again, and know it by what
 				// is stored.
 				return d.store(f, nil, nil)
 			}
 		}
-		if e, ok := d.stored[key]; ok {
-			if err := d.w.link(f.name, e); err != nil {
+		if e, ok := d.target(key); ok {
+			if err := d.sink.linkFile(f.name, e); err != nil {
 				return err
+			}
+			if e.base >= 0 {
+				d.prior.found(f, e.base)
 			}
 			d.w.progress(f.name, f.size)
 			return nil
@@ -177,15 +212,32 @@ func (d *dedup) add(f treeFile) error {
 	return d.store(f, head, r)
 }
 
+// target returns the object whose bytes have the content key: one stored
+// by this AddFS, else a live object of prior.
+func (d *dedup) target(key contentKey) (editEntry, bool) {
+	if e, ok := d.stored[key]; ok {
+		return e, true
+	}
+	if d.prior != nil {
+		for _, i := range d.prior.keys[key] {
+			if d.prior.live(i) {
+				return editEntry{base: i, fresh: -1}, true
+			}
+		}
+	}
+	return editEntry{}, false
+}
+
 // store adds f as an object, read from head and then rest (from fsys when
 // rest is nil), and remembers its content.
 func (d *dedup) store(f treeFile, head []byte, rest io.Reader) error {
 	kw := d.seeds.keyWriter()
-	if err := d.w.addFile(f, head, rest, d.fsys, kw); err != nil {
+	e, err := d.write(f, head, rest, kw)
+	if err != nil {
 		return err
 	}
 	if kw.n == f.size {
-		d.stored[kw.key()] = len(d.w.table)/ObjectEntrySize - 1
+		d.stored[kw.key()] = e
 		if f.size > dedupBuffer {
 			d.prefixes[d.seeds.prefixKey(f.size, kw.prefix)] = true
 		}
@@ -194,33 +246,33 @@ func (d *dedup) store(f treeFile, head []byte, rest io.Reader) error {
 	return nil
 }
 
-// addFile stores the file f as an object: head, then rest (or, when rest
+// write stores the file f as an object: head, then rest (or, when rest
 // is nil and head is not the whole file, the file read from fsys), also
-// written to each writer of also.
-func (w *Writer) addFile(f treeFile, head []byte, rest io.Reader, fsys fs.FS, also ...io.Writer) error {
-	if w.cfg.addProgress != nil {
-		also = append(also, progressWriter{f.name, w.cfg.addProgress})
+// written to each writer of also. It returns the object's entry.
+func (d *dedup) write(f treeFile, head []byte, rest io.Reader, also ...io.Writer) (editEntry, error) {
+	if d.w.cfg.addProgress != nil {
+		also = append(also, progressWriter{f.name, d.w.cfg.addProgress})
 	}
 	src := io.Reader(bytes.NewReader(head))
 	switch {
 	case rest != nil:
 		src = io.MultiReader(src, rest)
 	case head == nil:
-		r, err := fsys.Open(f.name)
+		r, err := d.fsys.Open(f.name)
 		if err != nil {
-			return err
+			return editEntry{}, err
 		}
 		defer r.Close()
 		src = r
 	}
-	ow, err := w.CreateSized(f.name, f.size)
+	ow, e, err := d.sink.createFile(f.name, f.size)
 	if err != nil {
-		return err
+		return e, err
 	}
 	if _, err := io.Copy(io.MultiWriter(append([]io.Writer{ow}, also...)...), src); err != nil {
-		return err
+		return e, err
 	}
-	return w.finishObject()
+	return e, d.w.finishObject()
 }
 
 // progress reports n bytes of the file name to WithAddProgress's function.

@@ -186,7 +186,8 @@
 //     VerifySection and "bpx verify", which check every section whole and
 //     every digest.
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
-//   - Objects may share bytes (Writer.AddFS stores identical files once),
+//   - Objects may share bytes (Writer.AddFS and Editor.AddFS store
+//     identical files once),
 //     so the objects of a package can add up to more bytes than its
 //     sections hold, a hostile package to many times more: Unpack writes
 //     each object in full. Check the sizes that Objects reports before

@@ -25,7 +25,10 @@ import (
 // byte, without decompressing or recompressing it (but those it joins, see
 // below), writes new and replaced objects into new data sections after
 // them (compressed as the
-// WriterOptions given to NewEditor ask, xz by default), and rewrites the
+// WriterOptions given to NewEditor ask, xz by default; AddFS stores a
+// file identical to another file it adds once, and one it finds identical
+// to an object kept not at all: the objects share the bytes), and
+// rewrites the
 // object table, the strings and, if it changed, the metadata. Data sections
 // that no object uses any more are dropped; replaced and removed objects
 // elsewhere leave dead bytes behind (Package.DeadBytes counts them) unless
@@ -58,6 +61,7 @@ type Editor struct {
 	err error
 
 	files map[string]*editEntry // valid names: the objects of the result
+	refs  []int32               // number of files of each source object (see priorObjects)
 	dirs  map[string]int        // directory -> number of files below it
 	keep  []int                 // base objects with invalid names, kept as they are
 
@@ -69,7 +73,8 @@ type Editor struct {
 }
 
 // editEntry is one object of the edited package: an object of the source
-// package (base >= 0) or a new one written through nw (fresh >= 0).
+// package (base >= 0) or a new one written through nw (fresh >= 0, its
+// entry in nw's table). Writer.AddFS knows its objects so too (fresh).
 type editEntry struct {
 	base, fresh int
 }
@@ -117,6 +122,7 @@ func (e *Editor) load() error {
 		}
 	}
 	bad := p.InvalidPaths()
+	e.refs = make([]int32, len(p.objects))
 	for i := range p.objects {
 		if _, ok := bad[i]; ok {
 			e.keep = append(e.keep, i)
@@ -163,6 +169,9 @@ func (e *Editor) add(name string, en *editEntry) {
 		e.keep = slices.DeleteFunc(e.keep, func(i int) bool { return e.src.objects[i].Name == name })
 	}
 	e.files[name] = en
+	if en.base >= 0 {
+		e.refs[en.base]++
+	}
 	for d := name; ; {
 		i := strings.LastIndexByte(d, '/')
 		if i < 0 {
@@ -175,6 +184,9 @@ func (e *Editor) add(name string, en *editEntry) {
 
 // drop removes the file name.
 func (e *Editor) drop(name string) {
+	if en := e.files[name]; en != nil && en.base >= 0 {
+		e.refs[en.base]--
+	}
 	delete(e.files, name)
 	for d := name; ; {
 		i := strings.LastIndexByte(d, '/')
@@ -229,13 +241,7 @@ func (e *Editor) CreateSized(name string, size int64) (io.Writer, error) {
 }
 
 func (e *Editor) create(name string, size int64) (io.Writer, error) {
-	if e.err != nil {
-		return nil, e.err
-	}
-	if err := checkName("create", name); err != nil {
-		return nil, err
-	}
-	if err := e.placeable("create", name); err != nil {
+	if err := e.creatable(name); err != nil {
 		return nil, err
 	}
 	w, err := e.nw.create(name, size)
@@ -243,39 +249,27 @@ func (e *Editor) create(name string, size int64) (io.Writer, error) {
 		e.err = err
 		return nil, err
 	}
-	if _, ok := e.files[name]; ok {
-		e.drop(name)
-	}
-	e.add(name, &editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize})
+	e.put(name, &editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize})
 	return w, nil
 }
 
-// AddFS adds every regular file of fsys as an object named by its path,
-// replacing objects of the same names, like Writer.AddFS; given paths, it
-// adds only those files and the trees of those directories, still named by
-// their whole paths in fsys.
-func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
-	if len(paths) == 0 {
-		paths = []string{"."}
+// creatable reports why an object name cannot be created.
+func (e *Editor) creatable(name string) error {
+	if e.err != nil {
+		return e.err
 	}
-	var files []treeFile
-	for _, p := range paths {
-		f, err := listTree(fsys, p)
-		if err != nil {
-			return err
-		}
-		files = append(files, f...)
+	if err := checkName("create", name); err != nil {
+		return err
 	}
-	// Sections of the source stay, but for those that lose every object
-	// and its signature.
-	others := len(e.src.Reader.Sections) - 2 - len(e.src.Reader.SectionsOfType(sign.SectionType))
-	e.nw.fitFiles(files, others)
-	for _, f := range files {
-		if err := copyFile(fsys, f, e.CreateSized); err != nil {
-			return err
-		}
+	return e.placeable("create", name)
+}
+
+// put makes en the file name, replacing the file of that name.
+func (e *Editor) put(name string, en *editEntry) {
+	if _, ok := e.files[name]; ok {
+		e.drop(name)
 	}
-	return nil
+	e.add(name, en)
 }
 
 // Remove removes the object name or, if name is a directory, every object
