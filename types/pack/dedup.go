@@ -177,7 +177,7 @@ func (d *dedup) add(f treeFile) error {
 	}
 	head := d.buf.Bytes()
 	whole := f.size <= dedupBuffer && int64(len(head)) == f.size
-	d.keyPrior(f)
+	d.keyPrior(f, head, whole)
 	if d.seen[f.size] {
 		var key contentKey
 		switch {

@@ -80,6 +80,10 @@ func TestEditKeepsDigests(t *testing.T) {
 		"add":    func(e *Editor) error { return writeObject(e, "new.txt", []byte("new file")) },
 		"remove": func(e *Editor) error { return e.Remove("dir/a.txt") },
 		"rename": func(e *Editor) error { return e.Rename("hello.txt", "greeting.txt") },
+		"add copies": func(e *Editor) error { // stored once: links to kept objects and to each other
+			m := digestTree()
+			return e.AddFS(fstest.MapFS{"again/a.txt": m["dir/a.txt"], "again/b.txt": m["dir/a.txt"], "again/n.txt": {Data: []byte("fresh")}, "again/m.txt": {Data: []byte("fresh")}})
+		},
 		"compact": func(e *Editor) error {
 			if err := e.Remove("textures/stone.raw"); err != nil {
 				return err

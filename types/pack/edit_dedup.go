@@ -27,8 +27,10 @@ import (
 // files added for the first, a quarter as many for the others, plus the
 // size of each file found already there. So a copy is not always found:
 // one whose section is much larger than it, or beyond that budget, is
-// stored again. An object removed or replaced before the file comes is no
-// longer shared (its bytes may be going away); one removed after keeps
+// stored again. A package with object digests (see SectionDigests) needs
+// no such guess for files up to 1 MiB: only objects whose digest is the
+// file's CRC-32C are read, and so every copy kept is found. An object
+// removed or replaced before the file comes is no longer shared (its bytes may be going away); one removed after keeps
 // its bytes for the file.
 func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 	if len(paths) == 0 {
@@ -90,6 +92,8 @@ type priorObjects struct {
 	read     map[int]bool          // sections decoded to hash objects
 	budget   int64                 // bytes of sections that may still be decoded for likely copies
 	other    int64                 // and for others
+	sums     []uint32              // p's object digests, or nil
+	matches  int64                 // bytes of sections that may be decoded for objects whose digest matched
 	keys     map[contentKey][]int  // hashed, by content key
 	byPrefix map[contentKey][]int  // large ones hashed as far as prefixLen, by prefix key
 }
@@ -120,6 +124,11 @@ func (e *Editor) priorFor(files []treeFile) *priorObjects {
 		pr.budget += f.size
 	}
 	pr.other = pr.budget / otherShare
+	pr.sums = e.src.digests()
+	// A matching digest nearly always is a copy: its sections are worth
+	// decoding wherever they are. The bound is for a hostile package
+	// whose objects match without being copies.
+	pr.matches = 64<<20 + 4*pr.budget
 	for _, en := range e.files {
 		if en.base < 0 {
 			continue
@@ -187,10 +196,25 @@ func (pr *priorObjects) cost(o *Object, n int64) int64 {
 
 // keyPrior hashes the objects of prior that the file f may copy: the
 // object it replaces, those of its size and base name, and the others of
-// its size, as the budgets allow.
-func (d *dedup) keyPrior(f treeFile) {
+// its size, as the budgets allow. When the file is whole in head and the
+// package has object digests, only the objects whose digest is the
+// file's CRC-32C can be copies: those are hashed, and no other, from a
+// budget of their own (matches).
+func (d *dedup) keyPrior(f treeFile, head []byte, whole bool) {
 	pr := d.prior
 	if pr == nil {
+		return
+	}
+	if pr.sums != nil && whole {
+		sum := objectDigest(head)
+		if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size && pr.sums[en.base] == sum {
+			d.keyPriorObject(en.base, &pr.matches, 0, false)
+		}
+		for _, i := range pr.bySize[f.size] {
+			if pr.sums[i] == sum {
+				d.keyPriorObject(i, &pr.matches, 0, false)
+			}
+		}
 		return
 	}
 	if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size {

@@ -106,11 +106,15 @@ func TestEditorAddFSStoresDuplicatesOnce(t *testing.T) {
 // of them for objects of other base names than the file's): an edit adding files
 // of other sizes decodes no section, nor does one adding a small file
 // whose copy would be in a larger section.
+//
+// The package's object digests are made unusable here, as in a package of
+// another writer: with them, only objects whose digest is a file's CRC-32C
+// are read (TestEditorAddFSDigests).
 func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
 	tree := dupTree()
 	tree["small/s1234"] = &fstest.MapFile{Data: noiseOf(5, 1234)} // in a section of 11,240 bytes
 	tree["small/t10000"] = &fstest.MapFile{Data: noiseOf(6, 10_000)}
-	b := pkgBytes(t, tree, WithSectionSize(16<<10))
+	b := patchDigests(t, pkgBytes(t, tree, WithSectionSize(16<<10)), func(d []byte) { d[4] ^= 1 })
 	for _, c := range []struct {
 		what string
 		add  fstest.MapFS
@@ -138,6 +142,44 @@ func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
 		}
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestEditorAddFSDigests: with object digests, an object is read only when
+// its digest is the CRC-32C of a file of its size, so a file that copies
+// none decodes no section, and a copy is found wherever it is.
+func TestEditorAddFSDigests(t *testing.T) {
+	tree := dupTree()
+	tree["small/s1234"] = &fstest.MapFile{Data: noiseOf(5, 1234)} // in a section of 11,240 bytes
+	b := pkgBytes(t, tree, WithSectionSize(16<<10))
+	for _, c := range []struct {
+		what string
+		add  fstest.MapFS
+		read bool
+	}{
+		{"files of the sizes of objects, other bytes", fstest.MapFS{"n/noise.bin": {Data: noiseOf(3, 40_000)}, "small/s1234": {Data: noiseOf(3, 1234)}}, false},
+		{"a copy of small/s1234 under another name", fstest.MapFS{"n/a": {Data: tree["small/s1234"].Data}}, true},
+	} {
+		p := openBytes(t, b)
+		if p.digests() == nil {
+			t.Fatal("no digests")
+		}
+		var out bytes.Buffer
+		e := NewEditor(&out, p)
+		if err := e.AddFS(c.add); err != nil {
+			t.Fatal(err)
+		}
+		if got := CachedSections(p) > 0; got != c.read {
+			t.Errorf("adding %s: sections decoded %v, want %v", c.what, got, c.read)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		q := openBytes(t, out.Bytes())
+		checkTree(t, q, union(tree, c.add))
+		if c.read && dataBytes(q) != dataBytes(p) {
+			t.Errorf("adding %s: data grew from %d to %d bytes", c.what, dataBytes(p), dataBytes(q))
 		}
 	}
 }
@@ -262,6 +304,7 @@ func equalDigests(a, b [][32]byte) bool {
 // hold four files of 4 KiB: the 10 files (40 KiB) pay for decoding two
 // sections and a half, and each file found pays for more, so that the
 // first four sections are compared (8 files found) but not the last.
+// That is without object digests; with them, every copy is found.
 func TestEditorAddFSBudget(t *testing.T) {
 	tree, add := fstest.MapFS{}, fstest.MapFS{}
 	for i := range 20 {
@@ -271,8 +314,19 @@ func TestEditorAddFSBudget(t *testing.T) {
 			add[name] = tree[name]
 		}
 	}
-	p := checkDedupEdit(t, tree, add, nil, 2*4096)
-	checkTree(t, p, tree)
+	for _, digests := range []bool{false, true} {
+		b := pkgBytes(t, tree, rawEdit...)
+		if !digests {
+			b = patchDigests(t, b, func(d []byte) { d[4] ^= 1 })
+		}
+		before := dataBytes(openBytes(t, b))
+		p := openBytes(t, edited(t, b, func(e *Editor) error { return e.AddFS(add) }, rawEdit...))
+		want := map[bool]int{false: 2 * 4096, true: 0}[digests]
+		if got := int(dataBytes(p)) - int(before); got != want {
+			t.Errorf("digests %v: the data sections grew by %d bytes, want %d", digests, got, want)
+		}
+		checkTree(t, p, tree)
+	}
 }
 
 // TestEditorAddFSCopiedTree: a tree copied under another name pays for
