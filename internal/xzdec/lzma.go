@@ -124,7 +124,7 @@ func norm(rng, code uint32, ip int, in []byte) (uint32, uint32, int) {
 	if rng < topValue {
 		rng <<= 8
 		code <<= 8
-		if ip < len(in) {
+		if uint(ip) < uint(len(in)) {
 			code |= uint32(in[ip])
 		}
 		ip++
@@ -198,44 +198,15 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 			if pos > dictStart {
 				prev = uint32(out[pos-1])
 			}
-			probs := m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x400]
-			sym := uint32(1)
+			probs := (*[0x400]prob)(m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x400])
+			var sym uint32
 			if state < 7 {
-				pv := uint32(probs[1])
-				for sym < 0x100 {
-					c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
-					rng, code, ip = norm(rng, code, ip, in)
-					rng, code, sym, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], sym, c0, c1)
-				}
+				rng, code, ip, sym = literal(rng, code, ip, in, probs)
 			} else {
 				if uint(reps[0]) >= uint(pos-dictStart) {
 					return pos, errCorrupt
 				}
-				d := int(reps[0]) + 1
-				// A matched literal: the byte at distance reps[0] steers
-				// the probabilities while its bits agree with ours.
-				mb := uint32(out[pos-d]) << 1
-				offset := uint32(0x100)
-				matchBit := mb & offset
-				i := offset + matchBit + sym
-				pv := uint32(probs[i&0x3FF])
-				for sym < 0x100 {
-					// A 0 keeps offset unless the match bit was 1; a 1
-					// keeps it only if the match bit was 1. The next
-					// index either way, loaded as in treeBit:
-					mb <<= 1
-					o0, o1 := offset&^matchBit, matchBit
-					i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
-					c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
-					rng, code, ip = norm(rng, code, ip, in)
-					var zero uint32
-					rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
-					sym = sym<<1 | ^zero&1
-					pv = c0&zero | c1&^zero
-					offset = o0&zero | o1&^zero
-					i = i0&zero | i1&^zero
-					matchBit = mb & offset
-				}
+				rng, code, ip, sym = matchedLiteral(rng, code, ip, in, probs, uint32(out[pos-int(reps[0])-1]))
 			}
 			out[pos] = byte(sym)
 			pos++
@@ -401,4 +372,49 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 	m.state, m.reps = state, reps
 	rc.rng, rc.code, rc.pos = rng, code, ip
 	return pos, nil
+}
+
+// literal decodes a literal's 8 bits through the bit tree probs. It is
+// a function of its own, not inlined, so that its loop has the registers
+// to itself: inside decodeChunk, with that loop's variables live around
+// it, the tree's loop spilled and reloaded several of them per bit.
+func literal(rng, code uint32, ip int, in []byte, probs *[0x400]prob) (uint32, uint32, int, uint32) {
+	sym := uint32(1)
+	pv := uint32(probs[1])
+	for sym < 0x100 {
+		c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, sym, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], sym, c0, c1)
+	}
+	return rng, code, ip, sym & 0xFF
+}
+
+// matchedLiteral decodes a literal after a match: the byte at distance
+// reps[0], match, steers the probabilities while its bits agree with
+// the literal's.
+func matchedLiteral(rng, code uint32, ip int, in []byte, probs *[0x400]prob, match uint32) (uint32, uint32, int, uint32) {
+	sym := uint32(1)
+	mb := match << 1
+	offset := uint32(0x100)
+	matchBit := mb & offset
+	i := offset + matchBit + sym
+	pv := uint32(probs[i&0x3FF])
+	for sym < 0x100 {
+		// A 0 keeps offset unless the match bit was 1; a 1 keeps it
+		// only if the match bit was 1. The next index either way,
+		// loaded as in treeBit:
+		mb <<= 1
+		o0, o1 := offset&^matchBit, matchBit
+		i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
+		c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
+		rng, code, ip = norm(rng, code, ip, in)
+		var zero uint32
+		rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
+		sym = sym<<1 | ^zero&1
+		pv = c0&zero | c1&^zero
+		offset = o0&zero | o1&^zero
+		i = i0&zero | i1&^zero
+		matchBit = mb & offset
+	}
+	return rng, code, ip, sym & 0xFF
 }
