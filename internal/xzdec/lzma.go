@@ -265,73 +265,13 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 				reps[0] = d
 			}
 		}
-		// The length: 3 bits (0-7), choice2 and 3 bits (8-15), or 8 bits
-		// (16-271), each through a bit tree.
-		rng, code, ip = norm(rng, code, ip, in)
-		rng, code, bit = step(rng, code, &lens.choice)
-		var tree []prob
-		base, n := uint32(0), 3
-		if bit == 0 {
-			tree = lens.low[ps][:]
-		} else {
-			rng, code, ip = norm(rng, code, ip, in)
-			rng, code, bit = step(rng, code, &lens.choice2)
-			if bit == 0 {
-				tree, base = lens.mid[ps][:], 8
-			} else {
-				tree, base, n = lens.high[:], 16, 8
-			}
-		}
-		t := uint32(1)
-		pv := uint32(tree[1])
-		for range n {
-			c0, c1 := uint32(tree[t<<1&0x1FE]), uint32(tree[t<<1&0x1FE|1])
-			rng, code, ip = norm(rng, code, ip, in)
-			rng, code, t, pv = treeBit(rng, code, pv, &tree[t&0x1FF], t, c0, c1)
-		}
-		length := base + t - 1<<uint(n)
+		var length uint32
+		rng, code, ip, length = decodeLen(rng, code, ip, in, lens, ps)
 		if lens == &m.matchLen {
-			// A new distance: a 6-bit slot, then reverse bit trees and
-			// direct bits for its low bits.
-			slotTree := &m.distSlot[min(length, lenToPosStates-1)]
-			t, pv = 1, uint32(slotTree[1])
-			for range distSlotBits {
-				c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
-				rng, code, ip = norm(rng, code, ip, in)
-				rng, code, t, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], t, c0, c1)
-			}
-			slot := t - 1<<distSlotBits
-			dist := slot
-			if slot >= startPosModel {
-				footer := int(slot>>1) - 1
-				dist = (2 | slot&1) << uint(footer)
-				var rev []prob
-				if slot < endPosModel {
-					rev = m.distSpec[dist-slot:]
-				} else {
-					// Direct bits, then the 4 low bits through align.
-					var v uint32
-					for range footer - alignBits {
-						rng, code, ip = norm(rng, code, ip, in)
-						rng >>= 1
-						// code >= rng: subtract and take a 1, branch-free.
-						b := (code - rng) >> 31 // 1 if code < rng
-						code -= rng & (b - 1)
-						v = v<<1 | (1 - b)
-					}
-					dist += v << alignBits
-					rev, footer = m.align[:], alignBits
-				}
-				t = 1
-				for i := range footer {
-					rng, code, ip = norm(rng, code, ip, in)
-					rng, code, bit = step(rng, code, &rev[t])
-					t = t<<1 | bit
-					dist += bit << uint(i)
-				}
-				if dist == 0xFFFFFFFF {
-					return pos, errCorrupt // end marker: not used in LZMA2
-				}
+			var dist uint32
+			rng, code, ip, dist = m.decodeDist(rng, code, ip, in, length)
+			if dist == 0xFFFFFFFF {
+				return pos, errCorrupt // end marker: not used in LZMA2
 			}
 			reps = [4]uint32{dist, reps[0], reps[1], reps[2]}
 			if state < 7 {
@@ -344,7 +284,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 		} else {
 			state = 11
 		}
-		n = int(length) + minMatchLen
+		n := int(length) + minMatchLen
 		if uint(reps[0]) >= uint(pos-dictStart) || reps[0] >= dictSize || n > len(out)-pos {
 			return pos, errCorrupt
 		}
@@ -417,4 +357,89 @@ func matchedLiteral(rng, code uint32, ip int, in []byte, probs *[0x400]prob, mat
 		matchBit = mb & offset
 	}
 	return rng, code, ip, sym & 0xFF
+}
+
+// decodeLen decodes a match length (less minMatchLen): 3 bits (0-7),
+// choice2 and 3 bits (8-15), or 8 bits (16-271), each through a bit
+// tree. Like literal, a function of its own for its registers.
+func decodeLen(rng, code uint32, ip int, in []byte, lens *lenDecoder, ps uint32) (uint32, uint32, int, uint32) {
+	var bit uint32
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &lens.choice)
+	if bit == 0 {
+		rng, code, ip, t := tree3(rng, code, ip, in, &lens.low[ps&15])
+		return rng, code, ip, t
+	}
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &lens.choice2)
+	if bit == 0 {
+		rng, code, ip, t := tree3(rng, code, ip, in, &lens.mid[ps&15])
+		return rng, code, ip, 8 + t
+	}
+	tree := &lens.high
+	t := uint32(1)
+	pv := uint32(tree[1])
+	for range 8 {
+		c0, c1 := uint32(tree[t<<1&0x1FE]), uint32(tree[t<<1&0x1FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, t, pv = treeBit(rng, code, pv, &tree[t&0x1FF], t, c0, c1)
+	}
+	return rng, code, ip, 16 + t - 0x100
+}
+
+// tree3 decodes 3 bits through a bit tree.
+func tree3(rng, code uint32, ip int, in []byte, tree *[16]prob) (uint32, uint32, int, uint32) {
+	t := uint32(1)
+	pv := uint32(tree[1])
+	for range 3 {
+		c0, c1 := uint32(tree[t<<1&0xE]), uint32(tree[t<<1&0xE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, t, pv = treeBit(rng, code, pv, &tree[t&0xF], t, c0, c1)
+	}
+	return rng, code, ip, t - 8
+}
+
+// decodeDist decodes a new match's distance: a 6-bit slot (its tree
+// chosen by the length), then reverse bit trees and direct bits for its
+// low bits. 0xFFFFFFFF is the end marker.
+func (m *model) decodeDist(rng, code uint32, ip int, in []byte, length uint32) (uint32, uint32, int, uint32) {
+	slotTree := &m.distSlot[min(length, lenToPosStates-1)]
+	t, pv := uint32(1), uint32(slotTree[1])
+	for range distSlotBits {
+		c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, t, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], t, c0, c1)
+	}
+	slot := t - 1<<distSlotBits
+	if slot < startPosModel {
+		return rng, code, ip, slot
+	}
+	footer := int(slot>>1) - 1
+	dist := (2 | slot&1) << uint(footer)
+	var rev []prob
+	if slot < endPosModel {
+		rev = m.distSpec[dist-slot:]
+	} else {
+		// Direct bits, then the 4 low bits through align.
+		var v uint32
+		for range footer - alignBits {
+			rng, code, ip = norm(rng, code, ip, in)
+			rng >>= 1
+			// code >= rng: subtract and take a 1, branch-free.
+			b := (code - rng) >> 31 // 1 if code < rng
+			code -= rng & (b - 1)
+			v = v<<1 | (1 - b)
+		}
+		dist += v << alignBits
+		rev, footer = m.align[:], alignBits
+	}
+	t = 1
+	var bit uint32
+	for i := range footer {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, bit = step(rng, code, &rev[t])
+		t = t<<1 | bit
+		dist += bit << uint(i)
+	}
+	return rng, code, ip, dist
 }
