@@ -180,15 +180,23 @@ func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
 	return bound&zero | (rng-bound)&^zero, code - bound&^zero, zero
 }
 
-// step decodes one bit with probability *p and adapts it. It, stepZero
-// and treeBit repeat the same arithmetic: built on one another, they
-// inline worse and measured slower (BenchmarkDecode).
+// step decodes one bit with probability *p and adapts it, choosing its
+// results as treeBit does.
 func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 	pv := uint32(*p)
 	bound := (rng >> probBits) * pv
-	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-	return bound&zero | (rng-bound)&^zero, code - bound&^zero, ^zero & 1
+	r, c, b := rng-bound, code-bound, uint32(1)
+	if code < bound {
+		r = bound
+	}
+	if code < bound {
+		c = code
+	}
+	if code < bound {
+		b = 0
+	}
+	*p = prob(pv - uint32(int32(pv-(b-1)&adaptZero)>>moveBits))
+	return r, c, b
 }
 
 // decodeChunk decodes LZMA symbols into out from pos until it reaches
