@@ -355,10 +355,17 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 func literal(rng, code uint32, ip int, in []byte, probs *[0x400]prob) (uint32, uint32, int, uint32) {
 	sym := uint32(1)
 	pv := uint32(probs[1])
+	var b uint32
 	for sym < 0x100 {
+		// Two bits an iteration: the loop's counter, test and moves
+		// cost as much as a third of a bit's instructions. (Eight, no
+		// loop, measured no faster.)
 		c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
 		rng, code, ip = norm(rng, code, ip, in)
-		var b uint32
+		rng, code, b, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], c0, c1)
+		sym = sym<<1 | b
+		c0, c1 = uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
 		rng, code, b, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], c0, c1)
 		sym = sym<<1 | b
 	}
@@ -445,10 +452,14 @@ func tree3(rng, code uint32, ip int, in []byte, tree *[16]prob) (uint32, uint32,
 func (m *model) decodeDist(rng, code uint32, ip int, in []byte, length uint32) (uint32, uint32, int, uint32) {
 	slotTree := &m.distSlot[min(length, lenToPosStates-1)]
 	t, pv := uint32(1), uint32(slotTree[1])
-	for range distSlotBits {
+	var b uint32
+	for range distSlotBits / 2 { // two bits an iteration, as in literal
 		c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
 		rng, code, ip = norm(rng, code, ip, in)
-		var b uint32
+		rng, code, b, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], c0, c1)
+		t = t<<1 | b
+		c0, c1 = uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
+		rng, code, ip = norm(rng, code, ip, in)
 		rng, code, b, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], c0, c1)
 		t = t<<1 | b
 	}
