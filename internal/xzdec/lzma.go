@@ -26,6 +26,9 @@ const (
 
 type prob uint16
 
+// afterLiteral is the state after a literal: a load, not compares.
+var afterLiteral = [numStates]uint8{0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 4, 5}
+
 // adaptZero adapts a probability p after a 0 bit in the same formula as
 // after a 1: p - (p-k)>>moveBits, shifted arithmetically, is
 // p + (1<<probBits-p)>>moveBits with k = adaptZero and p - p>>moveBits
@@ -244,14 +247,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 			}
 			out[pos] = byte(sym)
 			pos++
-			switch {
-			case state < 4:
-				state = 0
-			case state < 10:
-				state -= 3
-			default:
-				state -= 6
-			}
+			state = uint32(afterLiteral[state%numStates])
 			continue
 		}
 		rng, code, ip = norm(rng, code, ip, in)
