@@ -322,11 +322,16 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 		switch {
 		case d >= n && n > 32:
 			copy(out[pos:pos+n], out[pos-d:])
-		case d >= 8 && pos+n+8 <= len(out):
+		case d >= 8 && pos+n+16 <= len(out):
 			// Eight bytes at a time, even overlapping: each word read
-			// lies wholly before the one written. The last word may run
-			// past the match into bytes decoded later.
-			for i := 0; i < n; i += 8 {
+			// lies wholly before the one written. The words may run up
+			// to 16 bytes past the match into bytes decoded later, not
+			// past the chunk. Most matches are short: up to 16 bytes,
+			// two words and no loop.
+			dst, src := out[pos:pos+16], out[pos-d:pos-d+16]
+			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+			binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+			for i := 16; i < n; i += 8 {
 				binary.LittleEndian.PutUint64(out[pos+i:], binary.LittleEndian.Uint64(out[pos-d+i:]))
 			}
 		default:
