@@ -470,30 +470,46 @@ func (m *model) decodeDist(rng, code uint32, ip int, in []byte, length uint32) (
 	}
 	footer := int(slot>>1) - 1
 	dist := (2 | slot&1) << uint(footer)
-	var rev []prob
-	if slot < endPosModel {
-		rev = m.distSpec[dist-slot:]
-	} else {
-		// Direct bits, then the 4 low bits through align.
-		var v uint32
-		for range footer - alignBits {
-			rng, code, ip = norm(rng, code, ip, in)
-			rng >>= 1
-			// code >= rng: subtract and take a 1, branch-free.
-			b := (code - rng) >> 31 // 1 if code < rng
-			code -= rng & (b - 1)
-			v = v<<1 | (1 - b)
-		}
-		dist += v << alignBits
-		rev, footer = m.align[:], alignBits
-	}
-	t = 1
 	var bit uint32
-	for i := range footer {
-		rng, code, ip = norm(rng, code, ip, in)
-		rng, code, bit = step(rng, code, &rev[t])
-		t = t<<1 | bit
-		dist += bit << uint(i)
+	if slot < endPosModel {
+		// A reverse bit tree of footer (1 to 5) bits; its nodes are a
+		// bit tree's, only the value comes out in reverse.
+		rev := (*[32]prob)(m.distSpec[dist-slot:][:32])
+		t = 1
+		for i := range footer {
+			rng, code, ip = norm(rng, code, ip, in)
+			rng, code, bit = step(rng, code, &rev[t&31])
+			t = t<<1 | bit
+			dist += bit << uint(i)
+		}
+		return rng, code, ip, dist
 	}
+	// Direct bits, then the 4 low bits through align.
+	var v uint32
+	for range footer - alignBits {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng >>= 1
+		// code >= rng: subtract and take a 1, branch-free.
+		b := (code - rng) >> 31 // 1 if code < rng
+		code -= rng & (b - 1)
+		v = v<<1 | (1 - b)
+	}
+	dist += v << alignBits
+	align := &m.align
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[1])
+	t = 2 | bit
+	dist += bit
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	t = t<<1 | bit
+	dist += bit << 1
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	t = t<<1 | bit
+	dist += bit << 2
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	dist += bit << 3
 	return rng, code, ip, dist
 }
