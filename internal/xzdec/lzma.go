@@ -407,44 +407,44 @@ func matchedLiteral(rng, code uint32, ip int, in []byte, probs *[0x400]prob, mat
 // choice2 and 3 bits (8-15), or 8 bits (16-271), each through a bit
 // tree. Like literal, a function of its own for its registers.
 func decodeLen(rng, code uint32, ip int, in []byte, lens *lenDecoder, ps uint32) (uint32, uint32, int, uint32) {
-	var bit uint32
+	var b uint32
 	rng, code, ip = norm(rng, code, ip, in)
-	rng, code, bit = step(rng, code, &lens.choice)
-	if bit == 0 {
-		rng, code, ip, t := tree3(rng, code, ip, in, &lens.low[ps&15])
-		return rng, code, ip, t
+	rng, code, b = step(rng, code, &lens.choice)
+	tree, base := &lens.low[ps&15], uint32(0)
+	if b != 0 {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b = step(rng, code, &lens.choice2)
+		if b != 0 {
+			high := &lens.high
+			t := uint32(1)
+			pv := uint32(high[1])
+			for range 4 { // two bits an iteration, as in literal
+				c0, c1 := uint32(high[t<<1&0x1FE]), uint32(high[t<<1&0x1FE|1])
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, b, pv = treeBit(rng, code, pv, &high[t&0x1FF], c0, c1)
+				t = t<<1 | b
+				c0, c1 = uint32(high[t<<1&0x1FE]), uint32(high[t<<1&0x1FE|1])
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, b, pv = treeBit(rng, code, pv, &high[t&0x1FF], c0, c1)
+				t = t<<1 | b
+			}
+			return rng, code, ip, 16 + t - 0x100
+		}
+		tree, base = &lens.mid[ps&15], 8
 	}
+	// Three bits, unrolled.
+	pv := uint32(tree[1])
+	c0, c1 := uint32(tree[2]), uint32(tree[3])
 	rng, code, ip = norm(rng, code, ip, in)
-	rng, code, bit = step(rng, code, &lens.choice2)
-	if bit == 0 {
-		rng, code, ip, t := tree3(rng, code, ip, in, &lens.mid[ps&15])
-		return rng, code, ip, 8 + t
-	}
-	tree := &lens.high
-	t := uint32(1)
-	pv := uint32(tree[1])
-	for range 8 {
-		c0, c1 := uint32(tree[t<<1&0x1FE]), uint32(tree[t<<1&0x1FE|1])
-		rng, code, ip = norm(rng, code, ip, in)
-		var b uint32
-		rng, code, b, pv = treeBit(rng, code, pv, &tree[t&0x1FF], c0, c1)
-		t = t<<1 | b
-	}
-	return rng, code, ip, 16 + t - 0x100
-}
-
-// tree3 decodes 3 bits through a bit tree.
-func tree3(rng, code uint32, ip int, in []byte, tree *[16]prob) (uint32, uint32, int, uint32) {
-	t := uint32(1)
-	pv := uint32(tree[1])
-	for range 3 {
-		c0, c1 := uint32(tree[t<<1&0xE]), uint32(tree[t<<1&0xE|1])
-		rng, code, ip = norm(rng, code, ip, in)
-		var b uint32
-		rng, code, b, pv = treeBit(rng, code, pv, &tree[t&0xF], c0, c1)
-		t = t<<1 | b
-	}
-	return rng, code, ip, t - 8
+	rng, code, b, pv = treeBit(rng, code, pv, &tree[1], c0, c1)
+	t := 2 | b
+	c0, c1 = uint32(tree[t<<1&0xE]), uint32(tree[t<<1&0xE|1])
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b, pv = treeBit(rng, code, pv, &tree[t&0xF], c0, c1)
+	t = t<<1 | b
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b, _ = treeBit(rng, code, pv, &tree[t&0xF], 0, 0)
+	return rng, code, ip, base + (t<<1 | b) - 8
 }
 
 // decodeDist decodes a new match's distance: a 6-bit slot (its tree
