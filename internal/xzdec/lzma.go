@@ -212,6 +212,9 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 // can use a general decoder). A distance
 // (up to 4 GiB - 1) is compared with pos-dictStart as a uint before it
 // becomes an index: as an int it wraps negative where int has 32 bits.
+// reps[0] is always below dictSize, which a matched literal and a short
+// rep, that use it without that check, rely on: it is 0 after a reset,
+// and every match checks it (and a new block resets the state).
 //
 // The range coder's state lives in locals (rng, code, ip) for the whole
 // chunk, and every bit is decoded by the inlined norm and step (treeBit in
