@@ -16,6 +16,7 @@ const (
 	numStates = 12
 
 	minMatchLen    = 2
+	maxMatchLen    = minMatchLen + 271
 	distSlotBits   = 6
 	startPosModel  = 4
 	endPosModel    = 14
