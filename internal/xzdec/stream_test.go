@@ -101,29 +101,6 @@ func TestReader(t *testing.T) {
 	}
 }
 
-// TestReaderCorrupt: damaged streams give a Reader the error Decode
-// gives, or the same bytes.
-func TestReaderCorrupt(t *testing.T) {
-	var dec Decoder
-	var z Reader
-	rng := rand.New(rand.NewPCG(13, 14))
-	for name, s := range resumeStreams(t) {
-		if len(s) > 200<<10 {
-			continue
-		}
-		for range 100 {
-			bad := bytes.Clone(s)
-			for range 1 + rng.IntN(3) {
-				bad[rng.IntN(len(bad))] ^= byte(1 + rng.IntN(255))
-			}
-			if rng.IntN(8) == 0 {
-				bad = bad[:rng.IntN(len(bad))]
-			}
-			readerMatches(t, &dec, &z, name, bad, rng)
-		}
-	}
-}
-
 // readerMatches fails unless a Reader and Decode agree on z: the same
 // error, or the same bytes.
 func readerMatches(t testing.TB, dec *Decoder, z *Reader, name string, s []byte, rng *rand.Rand) {
