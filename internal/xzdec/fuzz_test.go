@@ -14,7 +14,7 @@ import (
 // FuzzDecode: on any bytes, no panic, nothing beyond the limit, and
 // whatever is accepted is exactly what the general decoder produces.
 // Decoding in steps (DecodeTo, with stops drawn from the input's CRC)
-// gives the same bytes or the same error as Decode.
+// and with a Reader gives the same bytes or the same error as Decode.
 func FuzzDecode(f *testing.F) {
 	var enc xzenc.Encoder
 	for _, s := range []string{"", "a", "abcabcabcabcabd", "the quick brown fox jumps over the lazy dog the quick brown fox"} {
@@ -42,9 +42,12 @@ func FuzzDecode(f *testing.F) {
 	enc.Encode(&b, random, 1<<20)
 	f.Add(joinBlocks(f, a.Bytes(), b.Bytes()))
 	var dec Decoder
+	var rd Reader
 	f.Fuzz(func(t *testing.T, z []byte) {
 		const limit = 1 << 20
-		steppedMatches(t, &dec, "fuzz", z, rand.New(rand.NewPCG(uint64(crc32.ChecksumIEEE(z)), 0)))
+		rng := rand.New(rand.NewPCG(uint64(crc32.ChecksumIEEE(z)), 0))
+		steppedMatches(t, &dec, "fuzz", z, rng)
+		readerMatches(t, &dec, &rd, "fuzz", z, rng)
 		got, err := dec.Decode(nil, z, limit)
 		if err != nil {
 			return

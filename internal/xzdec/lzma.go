@@ -16,6 +16,7 @@ const (
 	numStates = 12
 
 	minMatchLen    = 2
+	maxMatchLen    = minMatchLen + 271
 	distSlotBits   = 6
 	startPosModel  = 4
 	endPosModel    = 14
@@ -25,6 +26,15 @@ const (
 )
 
 type prob uint16
+
+// afterLiteral is the state after a literal: a load, not compares.
+var afterLiteral = [numStates]uint8{0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 4, 5}
+
+// adaptZero adapts a probability p after a 0 bit in the same formula as
+// after a 1: p - (p-k)>>moveBits, shifted arithmetically, is
+// p + (1<<probBits-p)>>moveBits with k = adaptZero and p - p>>moveBits
+// with k = 0.
+const adaptZero = 1<<probBits - 1<<moveBits + 1
 
 // Bit trees are stored with as many spare entries as they have nodes:
 // decodeChunk loads both children of a node before its bit is known
@@ -124,7 +134,7 @@ func norm(rng, code uint32, ip int, in []byte) (uint32, uint32, int) {
 	if rng < topValue {
 		rng <<= 8
 		code <<= 8
-		if ip < len(in) {
+		if uint(ip) < uint(len(in)) {
 			code |= uint32(in[ip])
 		}
 		ip++
@@ -132,17 +142,37 @@ func norm(rng, code uint32, ip int, in []byte) (uint32, uint32, int) {
 	return rng, code, ip
 }
 
-// treeBit decodes one bit at node t of a bit tree whose probability pv
-// (*p) is already loaded, and returns the next node and its probability.
-// The two children's probabilities c0 and c1 were loaded before the bit
-// was known: the next bit then waits for a select, not for a load whose
-// address depends on this bit, which shortens the chain of dependent
-// instructions each bit of a tree costs by about a third.
-func treeBit(rng, code, pv uint32, p *prob, t, c0, c1 uint32) (uint32, uint32, uint32, uint32) {
+// treeBit decodes one bit of a bit tree at a node whose probability pv
+// (*p) is already loaded, adapts it, and returns the bit and the
+// probability of the next node: c0 or c1, the two children's, loaded
+// before the bit was known. The next bit then waits for a select, not for
+// a load whose address depends on this bit, which shortens the chain of
+// dependent instructions each bit of a tree costs by about a third.
+//
+// Each result is chosen by an if of its own, which the compiler turns
+// into a conditional move (an if choosing several goes through a
+// branch, mispredicted on every other literal bit): the next bit waits
+// for a compare and a move, not for a mask built from the compare, which
+// measured 1.03x to 1.05x faster (bench/lzma-vs-xz.sh's inputs). It
+// stays within the inliner's budget: the 0-or-1 bit, not a mask, picks
+// the adaptation.
+func treeBit(rng, code, pv uint32, p *prob, c0, c1 uint32) (uint32, uint32, uint32, uint32) {
 	bound := (rng >> probBits) * pv
-	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-	return bound&zero | (rng-bound)&^zero, code - bound&^zero, t<<1 | ^zero&1, c0&zero | c1&^zero
+	r, c, b := rng-bound, code-bound, uint32(1)
+	if code < bound {
+		r = bound
+	}
+	if code < bound {
+		c = code
+	}
+	if code < bound {
+		b = 0
+	}
+	if code < bound {
+		c1 = c0
+	}
+	*p = prob(pv - uint32(int32(pv-(b-1)&adaptZero)>>moveBits))
+	return r, c, b, c1
 }
 
 // stepZero decodes one bit with probability pv (*p) and adapts it; the
@@ -154,15 +184,23 @@ func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
 	return bound&zero | (rng-bound)&^zero, code - bound&^zero, zero
 }
 
-// step decodes one bit with probability *p and adapts it. It, stepZero
-// and treeBit repeat the same arithmetic: built on one another, they
-// inline worse and measured slower (BenchmarkDecode).
+// step decodes one bit with probability *p and adapts it, choosing its
+// results as treeBit does.
 func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 	pv := uint32(*p)
 	bound := (rng >> probBits) * pv
-	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-	return bound&zero | (rng-bound)&^zero, code - bound&^zero, ^zero & 1
+	r, c, b := rng-bound, code-bound, uint32(1)
+	if code < bound {
+		r = bound
+	}
+	if code < bound {
+		c = code
+	}
+	if code < bound {
+		b = 0
+	}
+	*p = prob(pv - uint32(int32(pv-(b-1)&adaptZero)>>moveBits))
+	return r, c, b
 }
 
 // decodeChunk decodes LZMA symbols into out from pos until it reaches
@@ -175,6 +213,9 @@ func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
 // can use a general decoder). A distance
 // (up to 4 GiB - 1) is compared with pos-dictStart as a uint before it
 // becomes an index: as an int it wraps negative where int has 32 bits.
+// reps[0] is always below dictSize, which a matched literal and a short
+// rep, that use it without that check, rely on: it is 0 after a reset,
+// and every match checks it (and a new block resets the state).
 //
 // The range coder's state lives in locals (rng, code, ip) for the whole
 // chunk, and every bit is decoded by the inlined norm and step (treeBit in
@@ -198,55 +239,19 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 			if pos > dictStart {
 				prev = uint32(out[pos-1])
 			}
-			probs := m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x400]
-			sym := uint32(1)
+			probs := (*[0x400]prob)(m.literal[0x300*((uint32(pos)&lpMask)<<lc+prev>>(8-lc)):][:0x400])
+			var sym uint32
 			if state < 7 {
-				pv := uint32(probs[1])
-				for sym < 0x100 {
-					c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
-					rng, code, ip = norm(rng, code, ip, in)
-					rng, code, sym, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], sym, c0, c1)
-				}
+				rng, code, ip, sym = literal(rng, code, ip, in, probs)
 			} else {
 				if uint(reps[0]) >= uint(pos-dictStart) {
 					return pos, errCorrupt
 				}
-				d := int(reps[0]) + 1
-				// A matched literal: the byte at distance reps[0] steers
-				// the probabilities while its bits agree with ours.
-				mb := uint32(out[pos-d]) << 1
-				offset := uint32(0x100)
-				matchBit := mb & offset
-				i := offset + matchBit + sym
-				pv := uint32(probs[i&0x3FF])
-				for sym < 0x100 {
-					// A 0 keeps offset unless the match bit was 1; a 1
-					// keeps it only if the match bit was 1. The next
-					// index either way, loaded as in treeBit:
-					mb <<= 1
-					o0, o1 := offset&^matchBit, matchBit
-					i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
-					c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
-					rng, code, ip = norm(rng, code, ip, in)
-					var zero uint32
-					rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
-					sym = sym<<1 | ^zero&1
-					pv = c0&zero | c1&^zero
-					offset = o0&zero | o1&^zero
-					i = i0&zero | i1&^zero
-					matchBit = mb & offset
-				}
+				rng, code, ip, sym = matchedLiteral(rng, code, ip, in, probs, uint32(out[pos-int(reps[0])-1]))
 			}
 			out[pos] = byte(sym)
 			pos++
-			switch {
-			case state < 4:
-				state = 0
-			case state < 10:
-				state -= 3
-			default:
-				state -= 6
-			}
+			state = uint32(afterLiteral[state%numStates])
 			continue
 		}
 		rng, code, ip = norm(rng, code, ip, in)
@@ -294,73 +299,13 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 				reps[0] = d
 			}
 		}
-		// The length: 3 bits (0-7), choice2 and 3 bits (8-15), or 8 bits
-		// (16-271), each through a bit tree.
-		rng, code, ip = norm(rng, code, ip, in)
-		rng, code, bit = step(rng, code, &lens.choice)
-		var tree []prob
-		base, n := uint32(0), 3
-		if bit == 0 {
-			tree = lens.low[ps][:]
-		} else {
-			rng, code, ip = norm(rng, code, ip, in)
-			rng, code, bit = step(rng, code, &lens.choice2)
-			if bit == 0 {
-				tree, base = lens.mid[ps][:], 8
-			} else {
-				tree, base, n = lens.high[:], 16, 8
-			}
-		}
-		t := uint32(1)
-		pv := uint32(tree[1])
-		for range n {
-			c0, c1 := uint32(tree[t<<1&0x1FE]), uint32(tree[t<<1&0x1FE|1])
-			rng, code, ip = norm(rng, code, ip, in)
-			rng, code, t, pv = treeBit(rng, code, pv, &tree[t&0x1FF], t, c0, c1)
-		}
-		length := base + t - 1<<uint(n)
+		var length uint32
+		rng, code, ip, length = decodeLen(rng, code, ip, in, lens, ps)
 		if lens == &m.matchLen {
-			// A new distance: a 6-bit slot, then reverse bit trees and
-			// direct bits for its low bits.
-			slotTree := &m.distSlot[min(length, lenToPosStates-1)]
-			t, pv = 1, uint32(slotTree[1])
-			for range distSlotBits {
-				c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
-				rng, code, ip = norm(rng, code, ip, in)
-				rng, code, t, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], t, c0, c1)
-			}
-			slot := t - 1<<distSlotBits
-			dist := slot
-			if slot >= startPosModel {
-				footer := int(slot>>1) - 1
-				dist = (2 | slot&1) << uint(footer)
-				var rev []prob
-				if slot < endPosModel {
-					rev = m.distSpec[dist-slot:]
-				} else {
-					// Direct bits, then the 4 low bits through align.
-					var v uint32
-					for range footer - alignBits {
-						rng, code, ip = norm(rng, code, ip, in)
-						rng >>= 1
-						// code >= rng: subtract and take a 1, branch-free.
-						b := (code - rng) >> 31 // 1 if code < rng
-						code -= rng & (b - 1)
-						v = v<<1 | (1 - b)
-					}
-					dist += v << alignBits
-					rev, footer = m.align[:], alignBits
-				}
-				t = 1
-				for i := range footer {
-					rng, code, ip = norm(rng, code, ip, in)
-					rng, code, bit = step(rng, code, &rev[t])
-					t = t<<1 | bit
-					dist += bit << uint(i)
-				}
-				if dist == 0xFFFFFFFF {
-					return pos, errCorrupt // end marker: not used in LZMA2
-				}
+			var dist uint32
+			rng, code, ip, dist = m.decodeDist(rng, code, ip, in, length)
+			if dist == 0xFFFFFFFF {
+				return pos, errCorrupt // end marker: not used in LZMA2
 			}
 			reps = [4]uint32{dist, reps[0], reps[1], reps[2]}
 			if state < 7 {
@@ -373,7 +318,7 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 		} else {
 			state = 11
 		}
-		n = int(length) + minMatchLen
+		n := int(length) + minMatchLen
 		if uint(reps[0]) >= uint(pos-dictStart) || reps[0] >= dictSize || n > len(out)-pos {
 			return pos, errCorrupt
 		}
@@ -381,11 +326,16 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 		switch {
 		case d >= n && n > 32:
 			copy(out[pos:pos+n], out[pos-d:])
-		case d >= 8 && pos+n+8 <= len(out):
+		case d >= 8 && pos+n+16 <= len(out):
 			// Eight bytes at a time, even overlapping: each word read
-			// lies wholly before the one written. The last word may run
-			// past the match into bytes decoded later.
-			for i := 0; i < n; i += 8 {
+			// lies wholly before the one written. The words may run up
+			// to 16 bytes past the match into bytes decoded later, not
+			// past the chunk. Most matches are short: up to 16 bytes,
+			// two words and no loop.
+			dst, src := out[pos:pos+16], out[pos-d:pos-d+16]
+			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+			binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+			for i := 16; i < n; i += 8 {
 				binary.LittleEndian.PutUint64(out[pos+i:], binary.LittleEndian.Uint64(out[pos-d+i:]))
 			}
 		default:
@@ -401,4 +351,169 @@ func (m *model) decodeChunk(rc *rangeDecoder, out []byte, pos, stop, dictStart i
 	m.state, m.reps = state, reps
 	rc.rng, rc.code, rc.pos = rng, code, ip
 	return pos, nil
+}
+
+// literal decodes a literal's 8 bits through the bit tree probs. It is
+// a function of its own, not inlined, so that its loop has the registers
+// to itself: inside decodeChunk, with that loop's variables live around
+// it, the tree's loop spilled and reloaded several of them per bit.
+func literal(rng, code uint32, ip int, in []byte, probs *[0x400]prob) (uint32, uint32, int, uint32) {
+	sym := uint32(1)
+	pv := uint32(probs[1])
+	var b uint32
+	for sym < 0x100 {
+		// Two bits an iteration: the loop's counter, test and moves
+		// cost as much as a third of a bit's instructions. (Eight, no
+		// loop, measured no faster.)
+		c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], c0, c1)
+		sym = sym<<1 | b
+		c0, c1 = uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], c0, c1)
+		sym = sym<<1 | b
+	}
+	return rng, code, ip, sym & 0xFF
+}
+
+// matchedLiteral decodes a literal after a match: the byte at distance
+// reps[0], match, steers the probabilities while its bits agree with
+// the literal's.
+func matchedLiteral(rng, code uint32, ip int, in []byte, probs *[0x400]prob, match uint32) (uint32, uint32, int, uint32) {
+	sym := uint32(1)
+	mb := match << 1
+	offset := uint32(0x100)
+	matchBit := mb & offset
+	i := offset + matchBit + sym
+	pv := uint32(probs[i&0x3FF])
+	for sym < 0x100 {
+		// A 0 keeps offset unless the match bit was 1; a 1 keeps it
+		// only if the match bit was 1. The next index either way,
+		// loaded as in treeBit:
+		mb <<= 1
+		o0, o1 := offset&^matchBit, matchBit
+		i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
+		c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
+		rng, code, ip = norm(rng, code, ip, in)
+		var zero uint32
+		rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
+		sym = sym<<1 | ^zero&1
+		pv = c0&zero | c1&^zero
+		offset = o0&zero | o1&^zero
+		i = i0&zero | i1&^zero
+		matchBit = mb & offset
+	}
+	return rng, code, ip, sym & 0xFF
+}
+
+// decodeLen decodes a match length (less minMatchLen): 3 bits (0-7),
+// choice2 and 3 bits (8-15), or 8 bits (16-271), each through a bit
+// tree. Like literal, a function of its own for its registers.
+func decodeLen(rng, code uint32, ip int, in []byte, lens *lenDecoder, ps uint32) (uint32, uint32, int, uint32) {
+	var b uint32
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b = step(rng, code, &lens.choice)
+	tree, base := &lens.low[ps&15], uint32(0)
+	if b != 0 {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b = step(rng, code, &lens.choice2)
+		if b != 0 {
+			high := &lens.high
+			t := uint32(1)
+			pv := uint32(high[1])
+			for range 4 { // two bits an iteration, as in literal
+				c0, c1 := uint32(high[t<<1&0x1FE]), uint32(high[t<<1&0x1FE|1])
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, b, pv = treeBit(rng, code, pv, &high[t&0x1FF], c0, c1)
+				t = t<<1 | b
+				c0, c1 = uint32(high[t<<1&0x1FE]), uint32(high[t<<1&0x1FE|1])
+				rng, code, ip = norm(rng, code, ip, in)
+				rng, code, b, pv = treeBit(rng, code, pv, &high[t&0x1FF], c0, c1)
+				t = t<<1 | b
+			}
+			return rng, code, ip, 16 + t - 0x100
+		}
+		tree, base = &lens.mid[ps&15], 8
+	}
+	// Three bits, unrolled.
+	pv := uint32(tree[1])
+	c0, c1 := uint32(tree[2]), uint32(tree[3])
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b, pv = treeBit(rng, code, pv, &tree[1], c0, c1)
+	t := 2 | b
+	c0, c1 = uint32(tree[t<<1&0xE]), uint32(tree[t<<1&0xE|1])
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b, pv = treeBit(rng, code, pv, &tree[t&0xF], c0, c1)
+	t = t<<1 | b
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, b, _ = treeBit(rng, code, pv, &tree[t&0xF], 0, 0)
+	return rng, code, ip, base + (t<<1 | b) - 8
+}
+
+// decodeDist decodes a new match's distance: a 6-bit slot (its tree
+// chosen by the length), then reverse bit trees and direct bits for its
+// low bits. 0xFFFFFFFF is the end marker.
+func (m *model) decodeDist(rng, code uint32, ip int, in []byte, length uint32) (uint32, uint32, int, uint32) {
+	slotTree := &m.distSlot[min(length, lenToPosStates-1)]
+	t, pv := uint32(1), uint32(slotTree[1])
+	var b uint32
+	for range distSlotBits / 2 { // two bits an iteration, as in literal
+		c0, c1 := uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], c0, c1)
+		t = t<<1 | b
+		c0, c1 = uint32(slotTree[t<<1&0x7E]), uint32(slotTree[t<<1&0x7E|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b, pv = treeBit(rng, code, pv, &slotTree[t&0x7F], c0, c1)
+		t = t<<1 | b
+	}
+	slot := t - 1<<distSlotBits
+	if slot < startPosModel {
+		return rng, code, ip, slot
+	}
+	footer := int(slot>>1) - 1
+	dist := (2 | slot&1) << uint(footer)
+	var bit uint32
+	if slot < endPosModel {
+		// A reverse bit tree of footer (1 to 5) bits; its nodes are a
+		// bit tree's, only the value comes out in reverse.
+		rev := (*[32]prob)(m.distSpec[dist-slot:][:32])
+		t = 1
+		for i := range footer {
+			rng, code, ip = norm(rng, code, ip, in)
+			rng, code, bit = step(rng, code, &rev[t&31])
+			t = t<<1 | bit
+			dist += bit << uint(i)
+		}
+		return rng, code, ip, dist
+	}
+	// Direct bits, then the 4 low bits through align.
+	var v uint32
+	for range footer - alignBits {
+		rng, code, ip = norm(rng, code, ip, in)
+		rng >>= 1
+		// code >= rng: subtract and take a 1, branch-free.
+		b := (code - rng) >> 31 // 1 if code < rng
+		code -= rng & (b - 1)
+		v = v<<1 | (1 - b)
+	}
+	dist += v << alignBits
+	align := &m.align
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[1])
+	t = 2 | bit
+	dist += bit
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	t = t<<1 | bit
+	dist += bit << 1
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	t = t<<1 | bit
+	dist += bit << 2
+	rng, code, ip = norm(rng, code, ip, in)
+	rng, code, bit = step(rng, code, &align[t&15])
+	dist += bit << 3
+	return rng, code, ip, dist
 }

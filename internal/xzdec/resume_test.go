@@ -199,11 +199,12 @@ func sortedKeys(m map[int]bool) []int {
 	return s
 }
 
-// TestDecodeToCorrupt damages streams and decodes them in random steps:
-// no panic, the error Decode gives (sticky), and the same bytes as Decode
-// where it accepts them.
+// TestDecodeToCorrupt damages streams and decodes them in random steps
+// and with a Reader: no panic, the error Decode gives (sticky), and the
+// same bytes as Decode where it accepts them.
 func TestDecodeToCorrupt(t *testing.T) {
 	var d Decoder
+	var rd Reader
 	rng := rand.New(rand.NewPCG(7, 8))
 	for name, z := range resumeStreams(t) {
 		if len(z) > 200<<10 {
@@ -218,6 +219,7 @@ func TestDecodeToCorrupt(t *testing.T) {
 				bad = bad[:rng.IntN(len(bad))]
 			}
 			steppedMatches(t, &d, name, bad, rng)
+			readerMatches(t, &d, &rd, name, bad, rng)
 		}
 	}
 }

@@ -18,8 +18,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash"
 	"hash/crc32"
 	"hash/crc64"
+	"io"
 	"math"
 	"sync"
 )
@@ -83,6 +85,21 @@ type stream struct {
 	needDictReset, needProps bool
 	dictStart                int // where the dictionary starts in out
 	stored                   int // bytes left in a stored chunk
+
+	// The block's check over out[checkFrom:pos] is still to compute;
+	// crc holds it so far (CRC32 or CRC64), or sha.
+	checkFrom int
+	crc       uint64
+	sha       hash.Hash
+
+	// A Reader's input and output: see stream.go.
+	src    io.Reader // nil for Start and Decode
+	inBase int       // the offset in the stream of in[0]
+	inBuf  []byte    // the input buffer in holds
+	eof    bool      // src has no more bytes than in holds
+	window int       // the most out holds (while the block's dictionary needs no more)
+	served int       // the bytes of out Read has returned
+	target int       // where run stops
 }
 
 // phase is where a Decoder is in its stream.
@@ -122,7 +139,9 @@ func (d *Decoder) Decode(dst, src []byte, limit int) ([]byte, error) {
 // next Start or Decode.
 func (d *Decoder) Start(dst, src []byte, limit int) {
 	orig := len(dst)
+	sha, inBuf := d.sha, d.inBuf
 	d.stream = stream{
+		sha: sha, inBuf: inBuf,
 		in: src, out: dst, pos: orig, orig: orig,
 		// limit counts from len(dst); as a bound on the total length it
 		// must not wrap.
@@ -188,13 +207,14 @@ func (d *Decoder) header() error {
 // run decodes until pos reaches target inside a chunk, or to the stream's
 // end.
 func (d *Decoder) run(target int) error {
+	d.target = target // in out, which slide moves
 	for {
 		switch d.phase {
 		case inLZMA:
-			if d.pos >= target {
+			if d.pos >= d.target {
 				return nil
 			}
-			pos, err := d.m.decodeChunk(&d.rc, d.out, d.pos, min(target, len(d.out)), d.dictStart, d.dict)
+			pos, err := d.m.decodeChunk(&d.rc, d.out, d.pos, min(d.target, len(d.out)), d.dictStart, d.dict)
 			if err != nil {
 				return err
 			}
@@ -207,24 +227,36 @@ func (d *Decoder) run(target int) error {
 			}
 			d.phase = atChunk
 		case inStored:
-			if d.pos >= target {
+			if d.pos >= d.target {
 				return nil
 			}
-			k := min(d.stored, target-d.pos)
+			k := min(d.stored, d.target-d.pos)
 			copy(d.out[d.pos:d.pos+k], d.in[d.p:])
 			d.pos, d.p, d.stored = d.pos+k, d.p+k, d.stored-k
 			if d.stored == 0 {
 				d.phase = atChunk
 			}
 		case atChunk:
+			if err := d.fill(streamAhead); err != nil {
+				return err
+			}
 			if err := d.chunk(); err != nil {
 				return err
 			}
 		case atBlock:
+			if err := d.fill(streamAhead); err != nil {
+				return err
+			}
 			if d.p >= len(d.in) {
 				return errCorrupt
 			}
 			if d.in[d.p] == 0 {
+				if err := d.fill(maxStreamIndex + 1); err != nil {
+					return err
+				}
+				if d.src != nil && !d.eof {
+					return ErrUnsupported // see maxStreamIndex
+				}
 				return d.index()
 			}
 			if err := d.block(); err != nil {
@@ -249,6 +281,18 @@ func (d *Decoder) block() error {
 	d.dict, d.csize, d.usize = dict, csize, usize
 	d.p += d.hdrSize
 	d.dataStart, d.blockStart = d.p, d.pos
+	d.checkFrom, d.crc = d.pos, 0
+	if d.checkSize == sha256.Size {
+		if d.sha == nil {
+			d.sha = sha256.New()
+		}
+		d.sha.Reset()
+	}
+	if d.src != nil {
+		if err := d.sizeWindow(); err != nil {
+			return err
+		}
+	}
 	d.needDictReset, d.needProps = true, true
 	d.phase = atChunk
 	return nil
@@ -284,7 +328,7 @@ func (d *Decoder) chunk() error {
 		if n > d.limit-d.pos {
 			return ErrLimit
 		}
-		d.out = grow(d.out, n)
+		d.room(n)
 		d.p, d.stored, d.phase = p, n, inStored
 		return nil
 	}
@@ -325,7 +369,7 @@ func (d *Decoder) chunk() error {
 	if err := d.rc.init(in[p : p+csize]); err != nil {
 		return err
 	}
-	d.out = grow(d.out, usize)
+	d.room(usize)
 	d.p, d.phase = p+csize, inLZMA
 	return nil
 }
@@ -337,7 +381,7 @@ func (d *Decoder) endBlock() error {
 	if d.csize >= 0 && uint64(d.csize) != cs || d.usize >= 0 && uint64(d.usize) != us {
 		return errCorrupt
 	}
-	for p%4 != 0 {
+	for (d.inBase+p)%4 != 0 { // aligned in the stream, not in in
 		if p >= len(in) || in[p] != 0 {
 			return errCorrupt
 		}
@@ -346,22 +390,25 @@ func (d *Decoder) endBlock() error {
 	if p+d.checkSize > len(in) {
 		return errCorrupt
 	}
-	data := d.out[d.blockStart:d.pos]
+	d.updateCheck()
 	switch d.checkSize { // stored little-endian
 	case 4:
-		if crc32.ChecksumIEEE(data) != binary.LittleEndian.Uint32(in[p:]) {
+		if uint32(d.crc) != binary.LittleEndian.Uint32(in[p:]) {
 			return errCorrupt
 		}
 	case 8:
-		if crc64.Checksum(data, crc64Table()) != binary.LittleEndian.Uint64(in[p:]) {
+		if d.crc != binary.LittleEndian.Uint64(in[p:]) {
 			return errCorrupt
 		}
 	case sha256.Size:
-		if sum := sha256.Sum256(data); !bytes.Equal(sum[:], in[p:p+sha256.Size]) {
+		if !bytes.Equal(d.sha.Sum(nil), in[p:p+sha256.Size]) {
 			return errCorrupt
 		}
 	}
 	d.p = p + d.checkSize
+	if d.src != nil && len(d.records) >= maxStreamRecords {
+		return ErrUnsupported
+	}
 	d.records = append(d.records, record{uint64(d.hdrSize) + cs + uint64(d.checkSize), us})
 	d.phase = atBlock
 	return nil
@@ -495,6 +542,37 @@ func uvarint(b []byte) (uint64, int) {
 		}
 	}
 	return 0, -1
+}
+
+// updateCheck adds out[checkFrom:pos] to the block's check.
+func (d *Decoder) updateCheck() {
+	data := d.out[d.checkFrom:d.pos]
+	d.checkFrom = d.pos
+	switch d.checkSize {
+	case 4:
+		d.crc = uint64(crc32.Update(uint32(d.crc), crc32.IEEETable, data))
+	case 8:
+		d.crc = crc64.Update(d.crc, crc64Table(), data)
+	case sha256.Size:
+		d.sha.Write(data)
+	}
+}
+
+// room extends out by n bytes: a chunk's.
+func (d *Decoder) room(n int) {
+	if d.src != nil && d.pos+n > cap(d.out) {
+		// A Reader's window: slide it once it is full, or grow it to
+		// no more than it needs.
+		if d.pos+n > d.window {
+			d.slide()
+		}
+		if need := d.pos + n; need > cap(d.out) {
+			out := make([]byte, d.pos, min(max(2*cap(d.out), need), max(d.window, need)))
+			copy(out, d.out[:d.pos])
+			d.out = out
+		}
+	}
+	d.out = grow(d.out, n)
 }
 
 // grow extends out by n bytes, reallocating only if its capacity is short.

@@ -203,3 +203,27 @@ func TestChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchAtChunkEnd decodes many short streams of words, whose last
+// symbols are often short matches near the chunk's end, where a copy
+// that moves whole words must not reach past it.
+func TestMatchAtChunkEnd(t *testing.T) {
+	var enc xzenc.Encoder
+	var dec Decoder
+	rng := rand.New(rand.NewPCG(9, 10))
+	words := []string{"ab", "cde", "fghi", "jk", "lmnop", "q", "rstuvw", "xyz0123"}
+	for i := range 2000 {
+		var data []byte
+		for len(data) < 20+i%300 {
+			data = append(data, words[rng.IntN(len(words))]...)
+		}
+		var z bytes.Buffer
+		if err := enc.Encode(&z, data, 4096); err != nil {
+			t.Fatal(err)
+		}
+		got, err := dec.Decode(nil, z.Bytes(), len(data))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%q: %q, %v", data, got, err)
+		}
+	}
+}
