@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/gobpx/bpx/internal/xzdec"
 	"github.com/klauspost/compress/zlib"
 	"github.com/mikelolasagasti/xz"
 )
@@ -128,4 +129,6 @@ type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
-func isMemlimit(err error) bool { return errors.Is(err, xz.ErrMemlimit) }
+func isMemlimit(err error) bool {
+	return errors.Is(err, xz.ErrMemlimit) || errors.Is(err, xzdec.ErrDict)
+}

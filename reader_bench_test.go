@@ -3,6 +3,7 @@ package bpx
 import (
 	"bufio"
 	"bytes"
+	"github.com/gobpx/bpx/internal/xzdec"
 	"io"
 	"os"
 	"os/exec"
@@ -167,6 +168,16 @@ func BenchmarkXZSection(b *testing.B) {
 				b.Fatal(err)
 			}
 			if _, err := io.ReadFull(zr, buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("raw-xzdec-Reader", func(b *testing.B) { // sections above maxFlatXZ
+		b.SetBytes(int64(len(data)))
+		var zr xzdec.Reader
+		for i := 0; i < b.N; i++ {
+			zr.Reset(bytes.NewReader(stream), 0)
+			if _, err := io.ReadFull(&zr, buf); err != nil {
 				b.Fatal(err)
 			}
 		}

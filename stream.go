@@ -62,7 +62,7 @@ func (sr *sectionReader) init(s *Section) error {
 	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ && n <= flatXZStoredLimit(sr.want):
 		sr.dec = getFlatXZ(&sr.raw, int(sr.want), cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0:
-		sr.dec, err = getXZ(&sr.raw, cfg.maxXZDict)
+		sr.dec = getXZStream(&sr.raw, cfg.maxXZDict)
 	case s.Flags&FlagZlib != 0:
 		sr.dec, err = getZlib(&sr.raw)
 	default:
