@@ -57,6 +57,21 @@ func FuzzPackage(f *testing.F) {
 				}
 			}
 		}
+		for _, o := range p.Objects() {
+			if !fs.ValidPath(o.Name) || o.Name == "." {
+				continue
+			}
+			if i, ok := p.scanName(o.Name); ok {
+				if e, found := p.index().lookup(o.Name); !found || e.obj != i {
+					t.Fatalf("%q: scanName found object %d, the index %+v %v", o.Name, i, e, found)
+				}
+			}
+		}
+		for _, s := range p.Reader.Sections {
+			if err := p.VerifySection(s.Index); err != nil && !errors.Is(err, bpx.ErrFormat) && !errors.Is(err, bpx.ErrChecksum) && !errors.Is(err, bpx.ErrTooLarge) && !errors.Is(err, bpx.ErrUnsupported) {
+				t.Fatalf("VerifySection(%d): error matches no sentinel: %v", s.Index, err)
+			}
+		}
 		good := fstest.MapFS{}
 		for i, o := range p.Objects() {
 			data, err := p.ReadObject(i)
