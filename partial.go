@@ -78,6 +78,13 @@ func (p *Partial) step(n int64) {
 		p.stepFlat(n)
 		return
 	}
+	if len(p.buf) == cap(p.buf) && p.sr.want >= 0 && int64(len(p.buf)) >= p.sr.want {
+		// All there: probe for the end, which verifies, or for more,
+		// which is an error (Read reads one byte beyond USize at most).
+		_, err := p.sr.Read(p.sr.probe[:])
+		p.ended(err)
+		return
+	}
 	if len(p.buf) == cap(p.buf) {
 		// Grow as AppendData does: by what the stored bytes can hold,
 		// never to a lying USize at once.
@@ -93,6 +100,12 @@ func (p *Partial) step(n int64) {
 	}
 	k, err := p.sr.Read(p.buf[len(p.buf) : len(p.buf)+int(ask)])
 	p.buf = p.buf[:len(p.buf)+k]
+	p.ended(err)
+}
+
+// ended records what a read of the section reader returned: io.EOF (the
+// section checked) or an error.
+func (p *Partial) ended(err error) {
 	switch {
 	case err == io.EOF:
 		p.verified = true

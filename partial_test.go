@@ -60,6 +60,8 @@ func TestPartialDecodesOnlyWhatIsAsked(t *testing.T) {
 			p, err := s.OpenPartial(make([]byte, 0, len(payload)))
 			require.NoError(t, err)
 			defer p.Close()
+			first, err := p.DecodeTo(1)
+			require.NoError(t, err)
 			for _, n := range []int64{1, 100, 5000, 5001, 70000, 300000, 300001, 900000} {
 				out, err := p.DecodeTo(n)
 				require.NoError(t, err, "DecodeTo(%d)", n)
@@ -75,6 +77,7 @@ func TestPartialDecodesOnlyWhatIsAsked(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, payload, out)
 			require.True(t, p.Verified())
+			require.Same(t, &first[0], &out[0], "the bytes moved")
 			switch name {
 			case "xz-own", "xz":
 				require.NotNil(t, p.flat, "decoded in place")
