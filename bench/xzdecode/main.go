@@ -122,7 +122,8 @@ func decode(name, mode string) error {
 	var r xzdec.Reader
 	var in []byte
 	if mode != "stream" {
-		if in, err = io.ReadAll(f); err != nil {
+		in = make([]byte, fi.Size())
+		if _, err = io.ReadFull(f, in); err != nil {
 			return err
 		}
 	}
