@@ -20,10 +20,8 @@ import (
 	"errors"
 	"hash"
 	"hash/crc32"
-	"hash/crc64"
 	"io"
 	"math"
-	"sync"
 )
 
 // ErrUnsupported reports a valid feature this decoder leaves to others.
@@ -40,8 +38,6 @@ var (
 	footerMagic = []byte{'Y', 'Z'}
 )
 
-// crc64Table is built on first use, not at program start.
-var crc64Table = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 // Decoder holds the LZMA state (about 30 KB); reuse it across streams. A
 // Decoder is not safe for concurrent use.
@@ -552,7 +548,7 @@ func (d *Decoder) updateCheck() {
 	case 4:
 		d.crc = uint64(crc32.Update(uint32(d.crc), crc32.IEEETable, data))
 	case 8:
-		d.crc = crc64.Update(d.crc, crc64Table(), data)
+		d.crc = crc64Update(d.crc, data)
 	case sha256.Size:
 		d.sha.Write(data)
 	}
