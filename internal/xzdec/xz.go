@@ -38,7 +38,6 @@ var (
 	footerMagic = []byte{'Y', 'Z'}
 )
 
-
 // Decoder holds the LZMA state (about 30 KB); reuse it across streams. A
 // Decoder is not safe for concurrent use.
 //
