@@ -25,11 +25,12 @@ func sections(b *testing.B) [][]byte {
 	return secs
 }
 
-// BenchmarkDecode compares this decoder with the xi2-lineage streaming
-// decoder bpx uses otherwise (the baseline), into a reused buffer.
+// BenchmarkDecode compares this decoder (Decode; Reader, the streaming
+// mode; DecodeTo in 32 KiB steps) with the xi2-lineage streaming decoder
+// bpx uses otherwise (the baseline), into a reused buffer.
 func BenchmarkDecode(b *testing.B) {
 	secs := sections(b)
-	out := make([]byte, 0, 1<<20)
+	out := make([]byte, 0, 1<<20+4096) // room for bytes.Buffer.ReadFrom's MinRead
 	b.Run("xzdec", func(b *testing.B) {
 		b.SetBytes(8 << 20)
 		var d Decoder
@@ -38,6 +39,33 @@ func BenchmarkDecode(b *testing.B) {
 				var err error
 				if out, err = d.Decode(out[:0], z, 1<<20); err != nil {
 					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("reader", func(b *testing.B) {
+		b.SetBytes(8 << 20)
+		var r Reader
+		for b.Loop() {
+			for _, z := range secs {
+				r.Reset(bytes.NewReader(z), 1<<20)
+				buf := bytes.NewBuffer(out[:0])
+				if _, err := io.Copy(buf, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("steps", func(b *testing.B) {
+		b.SetBytes(8 << 20)
+		var d Decoder
+		for b.Loop() {
+			for _, z := range secs {
+				d.Start(out[:0], z, 1<<20)
+				for n := 32 << 10; !d.Done(); n += 32 << 10 {
+					if _, err := d.DecodeTo(n); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
 		}

@@ -175,15 +175,6 @@ func treeBit(rng, code, pv uint32, p *prob, c0, c1 uint32) (uint32, uint32, uint
 	return r, c, b, c1
 }
 
-// stepZero decodes one bit with probability pv (*p) and adapts it; the
-// bit comes back as a mask, all ones for a 0.
-func stepZero(rng, code, pv uint32, p *prob) (uint32, uint32, uint32) {
-	bound := (rng >> probBits) * pv
-	zero := uint32((int64(code) - int64(bound)) >> 63) // all ones for a 0 bit
-	*p = prob((pv+(1<<probBits-pv)>>moveBits)&zero | (pv-pv>>moveBits)&^zero)
-	return bound&zero | (rng-bound)&^zero, code - bound&^zero, zero
-}
-
 // step decodes one bit with probability *p and adapts it, choosing its
 // results as treeBit does.
 func step(rng, code uint32, p *prob) (uint32, uint32, uint32) {
@@ -381,28 +372,31 @@ func literal(rng, code uint32, ip int, in []byte, probs *[0x400]prob) (uint32, u
 // reps[0], match, steers the probabilities while its bits agree with
 // the literal's.
 func matchedLiteral(rng, code uint32, ip int, in []byte, probs *[0x400]prob, match uint32) (uint32, uint32, int, uint32) {
+	// While the bits agree with the match byte's, the probabilities
+	// are those at 0x100 + 0x100*matchBit + sym; after the first that
+	// differs, the plain tree's.
 	sym := uint32(1)
-	mb := match << 1
-	offset := uint32(0x100)
-	matchBit := mb & offset
-	i := offset + matchBit + sym
-	pv := uint32(probs[i&0x3FF])
+	var b uint32
 	for sym < 0x100 {
-		// A 0 keeps offset unless the match bit was 1; a 1 keeps it
-		// only if the match bit was 1. The next index either way,
-		// loaded as in treeBit:
-		mb <<= 1
-		o0, o1 := offset&^matchBit, matchBit
-		i0, i1 := o0+mb&o0+sym<<1, o1+mb&o1+sym<<1|1
-		c0, c1 := uint32(probs[i0&0x3FF]), uint32(probs[i1&0x3FF])
+		mb := match >> 7 & 1
+		match <<= 1
+		i := 0x100 + mb<<8 + sym
 		rng, code, ip = norm(rng, code, ip, in)
-		var zero uint32
-		rng, code, zero = stepZero(rng, code, pv, &probs[i&0x3FF])
-		sym = sym<<1 | ^zero&1
-		pv = c0&zero | c1&^zero
-		offset = o0&zero | o1&^zero
-		i = i0&zero | i1&^zero
-		matchBit = mb & offset
+		rng, code, b = step(rng, code, &probs[i&0x3FF])
+		sym = sym<<1 | b
+		if b != mb {
+			break
+		}
+	}
+	if sym >= 0x100 {
+		return rng, code, ip, sym & 0xFF
+	}
+	pv := uint32(probs[sym&0x3FF])
+	for sym < 0x100 {
+		c0, c1 := uint32(probs[sym<<1&0x3FE]), uint32(probs[sym<<1&0x3FE|1])
+		rng, code, ip = norm(rng, code, ip, in)
+		rng, code, b, pv = treeBit(rng, code, pv, &probs[sym&0x3FF], c0, c1)
+		sym = sym<<1 | b
 	}
 	return rng, code, ip, sym & 0xFF
 }

@@ -112,7 +112,7 @@ func (d *Decoder) fill(need int) error {
 	d.dataStart -= d.p
 	d.inBase += d.p
 	d.p = 0
-	for len(d.in) < need {
+	for empty := 0; len(d.in) < need; {
 		k, err := d.src.Read(d.in[len(d.in):cap(d.in)])
 		d.in = d.in[:len(d.in)+k]
 		if err == io.EOF {
@@ -121,6 +121,11 @@ func (d *Decoder) fill(need int) error {
 		}
 		if err != nil {
 			return err
+		}
+		if k > 0 {
+			empty = 0
+		} else if empty++; empty == 100 { // as bufio gives up
+			return io.ErrNoProgress
 		}
 	}
 	return nil

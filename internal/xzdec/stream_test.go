@@ -119,8 +119,9 @@ func readerMatches(t testing.TB, dec *Decoder, z *Reader, name string, s []byte,
 }
 
 // TestReaderLimits: a dictionary above the Reader's maximum is ErrDict,
-// an index beyond maxStreamIndex ErrUnsupported, and a source's error
-// comes back.
+// an index beyond maxStreamIndex ErrUnsupported, a source's error comes
+// back, and one that never returns anything is io.ErrNoProgress, not a
+// hang.
 func TestReaderLimits(t *testing.T) {
 	var enc xzenc.Encoder
 	var s bytes.Buffer
@@ -136,6 +137,9 @@ func TestReaderLimits(t *testing.T) {
 	if _, err := io.ReadAll(NewReader(bytes.NewReader(long), 0)); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("64 KiB of padding: %v", err)
 	}
+	if _, err := io.ReadAll(NewReader(emptyReader{}, 0)); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("a source that returns nothing, forever: %v", err)
+	}
 	boom := errors.New("boom")
 	r := io.MultiReader(bytes.NewReader(s.Bytes()[:1000]), iotestErr{boom})
 	if _, err := io.ReadAll(NewReader(r, 0)); !errors.Is(err, boom) {
@@ -146,3 +150,7 @@ func TestReaderLimits(t *testing.T) {
 type iotestErr struct{ err error }
 
 func (e iotestErr) Read([]byte) (int, error) { return 0, e.err }
+
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }

@@ -2,7 +2,13 @@
 // buffer, for BPX's xz sections: the output itself is the LZMA2
 // dictionary, so matches are plain copies, with no circular window to wrap
 // around. Decode decodes a whole stream; Start and DecodeTo decode one as
-// far as asked and continue from there on the next call.
+// far as asked and continue from there on the next call; Reader decodes
+// one read from an io.Reader in memory bounded by its dictionary, in a
+// flat window that slides between LZMA2 chunks.
+//
+// On one thread it decodes 1.2x-1.3x as fast as liblzma (xz -dc -T1) and
+// 7-Zip (7zz e -so -mmt1) the sections of a default bpx package of the
+// Go tree, and 1.05x-1.15x an xz -6 tar of it (bench/lzma-vs-xz.sh).
 //
 // It handles what BPX writers produce: one stream of LZMA2-only blocks
 // with any check (None, CRC32, CRC64, SHA-256). Anything else (other
@@ -20,10 +26,8 @@ import (
 	"errors"
 	"hash"
 	"hash/crc32"
-	"hash/crc64"
 	"io"
 	"math"
-	"sync"
 )
 
 // ErrUnsupported reports a valid feature this decoder leaves to others.
@@ -39,9 +43,6 @@ var (
 	headerMagic = []byte{0xFD, '7', 'z', 'X', 'Z', 0}
 	footerMagic = []byte{'Y', 'Z'}
 )
-
-// crc64Table is built on first use, not at program start.
-var crc64Table = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 // Decoder holds the LZMA state (about 30 KB); reuse it across streams. A
 // Decoder is not safe for concurrent use.
@@ -552,7 +553,7 @@ func (d *Decoder) updateCheck() {
 	case 4:
 		d.crc = uint64(crc32.Update(uint32(d.crc), crc32.IEEETable, data))
 	case 8:
-		d.crc = crc64.Update(d.crc, crc64Table(), data)
+		d.crc = crc64Update(d.crc, data)
 	case sha256.Size:
 		d.sha.Write(data)
 	}
