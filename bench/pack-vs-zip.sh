@@ -100,7 +100,7 @@ for corpus in $corpora; do
 	m_unpack=$(rss "$bpx" unpack -q -C "$work/m" "$x")
 	rm -rf "$work/m" "$work/m.bpx"
 
-	# The issue's goals are set for the Go source tree; other corpora
+	# The goals (issue 26's) are set for the Go source tree; other corpora
 	# (the synthetic one) are measured without goals.
 	if [ "$corpus" = "$gosrc" ]; then
 		goal() { echo "$1"; }
@@ -108,19 +108,19 @@ for corpus in $corpora; do
 		goal() { echo "-"; }
 	fi
 	printf '%-34s %10s %10s %8s   %s\n' operation bpx zip ratio goal
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz (s)" "$t_xz" "$t_zip" "$(ratio "$t_xz" "$t_zip")" "$(goal '<= 1.0')"
-	printf '%-34s %10d %10d %8s   %s\n' "pack xz size (bytes)" "$s_xz" "$s_zip" "$(ratio "$s_xz" "$s_zip")" "$(goal '<= 0.64')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz (s)" "$t_xz" "$t_zip" "$(ratio "$t_xz" "$t_zip")" "$(goal '<= 0.65')"
+	printf '%-34s %10d %10d %8s   %s\n' "pack xz size (bytes)" "$s_xz" "$s_zip" "$(ratio "$s_xz" "$s_zip")" "$(goal '<= 0.69')"
 	if [ "$corpus" = "$gosrc" ]; then
-		printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz -l max (s)" "$t_mx" "$t_zip" "$(ratio "$t_mx" "$t_zip")" "$(goal '<= 3')"
-		printf '%-34s %10d %10d %8s   %s\n' "pack xz -l max size (bytes)" "$s_mx" "$s_zip" "$(ratio "$s_mx" "$s_zip")" "$(goal '<= 0.60')"
+		printf '%-34s %10.3f %10.3f %8s   %s\n' "pack xz -l max (s)" "$t_mx" "$t_zip" "$(ratio "$t_mx" "$t_zip")" "$(goal '<= 5 (stretch)')"
+		printf '%-34s %10d %10d %8s   %s\n' "pack xz -l max size (bytes)" "$s_mx" "$s_zip" "$(ratio "$s_mx" "$s_zip")" "$(goal '<= 0.56 (stretch)')"
 	else
 		printf '%-34s %10s %10s %8s   %s\n' "pack xz -l max (s)" - - - -
 		printf '%-34s %10s %10s %8s   %s\n' "pack xz -l max size (bytes)" - - - -
 	fi
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack zlib (s)" "$t_zl" "$t_zip" "$(ratio "$t_zl" "$t_zip")" "$(goal '<= 0.50')"
-	printf '%-34s %10d %10d %8s   %s\n' "pack zlib size (bytes)" "$s_zl" "$s_zip" "$(ratio "$s_zl" "$s_zip")" "$(goal '< 1')"
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack xz (s)" "$t_unxz" "$t_unzip" "$(ratio "$t_unxz" "$t_unzip")" "$(goal '<= 0.6')"
-	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack zlib (s)" "$t_unzl" "$t_unzip" "$(ratio "$t_unzl" "$t_unzip")" "$(goal '<= 0.67')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "pack zlib (s)" "$t_zl" "$t_zip" "$(ratio "$t_zl" "$t_zip")" "-"
+	printf '%-34s %10d %10d %8s   %s\n' "pack zlib size (bytes)" "$s_zl" "$s_zip" "$(ratio "$s_zl" "$s_zip")" "-"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack xz (s)" "$t_unxz" "$t_unzip" "$(ratio "$t_unxz" "$t_unzip")" "$(goal '<= 0.55')"
+	printf '%-34s %10.3f %10.3f %8s   %s\n' "unpack zlib (s)" "$t_unzl" "$t_unzip" "$(ratio "$t_unzl" "$t_unzip")" "-"
 	printf '%-34s %10.4f %10.4f %8s   %s\n' "read one small file (s)" "$t_cat" "$t_p" "$(ratio "$t_cat" "$t_p")" "$(goal '<= 4')"
 	if [ "$corpus" = "$gosrc" ]; then
 		printf '%-34s %10.4f %10.4f %8s   %s\n' "read one small file, -l max (s)" "$t_catmx" "$t_p" "$(ratio "$t_catmx" "$t_p")" "-"
