@@ -81,8 +81,8 @@ hang, or allocate more than the limits below or the file's own size allow:
     so a lying header costs at most what the stream really decodes to.
   - xz dictionary: at most DefaultMaxXZDictionary (WithMaxXZDictionary),
     checked before the dictionary is allocated. Each concurrently open xz
-    section holds one dictionary, in a window of max(dictionary, 1 MiB)
-    + 2 MiB (one LZMA2 chunk of output) and 128 KiB of input; idle
+    section holds one dictionary, in a window of 2 MiB (one LZMA2 chunk
+    of output) plus max(dictionary, 1 MiB), and 128 KiB of input; idle
     streaming decoders are pooled and the garbage collector empties the
     pool. An xz section of at most 4 MiB
     uncompressed is instead decoded whole, which is faster
