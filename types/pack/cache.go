@@ -2,6 +2,7 @@ package pack
 
 import (
 	"container/list"
+	"runtime"
 	"sync"
 
 	"github.com/gobpx/bpx"
@@ -19,13 +20,16 @@ import (
 //
 // Read-ahead: when a load is for the section that follows the one loaded
 // before (next says which that is), and the load before did the same, the
-// cache also starts loading the section after it on another goroutine, so that a reader decodes one
-// section while the background decodes the next. Readers in order, even
-// several that all wait on the same section, then keep two cores busy.
-// At most one read-ahead is in flight; it is an ordinary entry (a reader
-// asking for it waits for it), its bytes count against the budget from the
-// start, and it only starts if evicting unpinned entries other than the
-// most recent makes room for it. Its errors are not kept, like any load's.
+// cache also starts loading the sections after it on other goroutines, as
+// many as GOMAXPROCS, so that the cores decode the sections readers will
+// want next while the readers copy from those decoded before. The first
+// reader of a section read ahead starts the next one, keeping the
+// pipeline full: readers in order, even several that all wait on the same
+// section, then keep every core decoding. A read-ahead is an ordinary
+// entry (a reader asking for it waits for it), its bytes count against the
+// budget from the start, and it only starts if evicting unpinned entries
+// other than the most recent makes room for it. Its errors are not kept,
+// like any load's.
 type cache struct {
 	mu      sync.Mutex
 	max     int64
@@ -42,8 +46,9 @@ type cache struct {
 	next     func(sec int) (int, int64, loader)
 	lastNext int   // next of the last load, -1 if none
 	run      int   // loads in a row that followed the one before
-	aheadRes int64 // bytes reserved for the read-ahead in flight
-	ahead    bool  // a read-ahead is in flight
+	aheadRes int64 // bytes reserved for the read-aheads in flight
+	inflight int   // read-aheads in flight
+	maxAhead int   // at most this many in flight
 	aheadWG  sync.WaitGroup
 	closed   bool          // no more read-ahead
 	onAhead  func(sec int) // test hook, called with c.mu held
@@ -71,6 +76,8 @@ type centry struct {
 	pins    int  // callers between get and release
 	evicted bool // out of the cache; recycle data when unpinned
 
+	ahead bool // loaded by a read-ahead and not asked for yet
+
 	// A section loaded by getPartial is decoded only as far as readers
 	// have needed: part continues it, one reader at a time (extend
 	// holds mu), into data's capacity (the whole section), so the bytes
@@ -79,8 +86,8 @@ type centry struct {
 	part *bpx.Partial // nil once the whole section is decoded and verified
 }
 
-func newCache(max int64) *cache {
-	return &cache{max: max, entries: make(map[int]*centry), lastNext: -1}
+func newCache(budget int64) *cache {
+	return &cache{max: budget, entries: make(map[int]*centry), lastNext: -1, maxAhead: max(1, runtime.GOMAXPROCS(0))}
 }
 
 // maxEntry is the largest section the cache takes: a quarter of its budget,
@@ -95,7 +102,7 @@ func (c *cache) maxEntry() int64 { return c.max / 4 }
 func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[idx]; ok {
-		if _, err := c.found(e, size); err != nil {
+		if _, err := c.found(e, size, ahead); err != nil {
 			return nil, err
 		}
 		return e, nil
@@ -127,10 +134,10 @@ func (c *cache) noteLoad(idx int, size int64, ahead bool) {
 		} else {
 			c.run = 0
 		}
-		nidx, nsize, nload := c.next(idx)
+		nidx, _, _ := c.next(idx)
 		c.lastNext = nidx
 		if c.run >= minRun && ahead && nidx >= 0 {
-			c.readAhead(nidx, nsize, size, nload)
+			c.fill(idx, size)
 		}
 	}
 }
@@ -138,9 +145,16 @@ func (c *cache) noteLoad(idx int, size int64, ahead bool) {
 // found pins e, an entry of the cache, waits for its load and decodes it
 // at least to need bytes, and returns its bytes; c.mu is held and
 // released. On error e is unpinned.
-func (c *cache) found(e *centry, need int64) ([]byte, error) {
+func (c *cache) found(e *centry, need int64, ahead bool) ([]byte, error) {
 	if e.elem != nil {
 		c.lru.MoveToFront(e.elem)
+	}
+	if e.ahead {
+		// The first reader of a section read ahead: the run goes on.
+		e.ahead = false
+		if ahead && c.next != nil {
+			c.fill(e.idx, 0)
+		}
 	}
 	e.pins++
 	c.mu.Unlock()
@@ -169,7 +183,7 @@ type opener func(buf []byte) (*bpx.Partial, error)
 func (c *cache) getPartial(idx int, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[idx]; ok {
-		data, err := c.found(e, need)
+		data, err := c.found(e, need, ahead)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -280,18 +294,32 @@ func (c *cache) evict(old *centry) {
 	}
 }
 
+// fill starts read-aheads of the sections after idx, in order, until
+// maxAhead are in flight or one cannot start; pending bytes are being
+// loaded besides. c.mu is held.
+func (c *cache) fill(idx int, pending int64) {
+	for range c.maxAhead + 1 {
+		nidx, nsize, nload := c.next(idx)
+		if nidx < 0 || !c.readAhead(nidx, nsize, pending, nload) {
+			return
+		}
+		idx = nidx
+	}
+}
+
 // readAhead starts loading section idx (size bytes) in the background,
-// unless a read-ahead is in flight, the section is in the cache, or the
-// budget cannot hold it next to a section of pending bytes being loaded
-// without evicting a pinned entry or the most recent one; c.mu is held.
-func (c *cache) readAhead(idx int, size, pending int64, load loader) {
-	if c.ahead || c.closed {
-		return
-	}
+// unless maxAhead read-aheads are in flight or the budget cannot hold it
+// next to a section of pending bytes being loaded without evicting a
+// pinned entry or the most recent one. It reports whether the section is
+// in the cache or being loaded now. c.mu is held.
+func (c *cache) readAhead(idx int, size, pending int64, load loader) bool {
 	if _, ok := c.entries[idx]; ok {
-		return
+		return true
 	}
-	over := c.used + pending + size - c.max
+	if c.inflight >= c.maxAhead || c.closed {
+		return false
+	}
+	over := c.used + c.aheadRes + pending + size - c.max
 	var victims []*centry
 	if over > 0 {
 		front := c.lru.Front()
@@ -302,15 +330,17 @@ func (c *cache) readAhead(idx int, size, pending int64, load loader) {
 			}
 		}
 		if over > 0 {
-			return
+			return false
 		}
 	}
 	for _, old := range victims {
 		c.evict(old)
 	}
 	e, buf := c.add(idx)
+	e.ahead = true
 	c.aheads++
-	c.ahead, c.aheadRes = true, size
+	c.inflight++
+	c.aheadRes += size
 	if nidx, _, _ := c.next(idx); nidx >= 0 {
 		c.lastNext = nidx
 	}
@@ -322,11 +352,13 @@ func (c *cache) readAhead(idx int, size, pending int64, load loader) {
 		defer c.aheadWG.Done()
 		data, err := load(buf[:0])
 		c.mu.Lock()
-		c.ahead, c.aheadRes = false, 0
+		c.inflight--
+		c.aheadRes -= size
 		c.finish(e, buf, data, err)
 		c.mu.Unlock()
 		close(e.ready)
 	}()
+	return true
 }
 
 // close stops read-ahead and waits for the one in flight to end.

@@ -41,7 +41,7 @@
 // an object that spans sections. With WithTrustedKeys, every stored byte
 // is checked against the signature before it is decoded, and no digest is
 // needed. Reading sections in order, a Package decodes the next section in
-// the background on one goroutine (see ObjectReader). Start is a 0-based section-table index, as the reference SDK
+// the background (see ObjectReader). Start is a 0-based section-table index, as the reference SDK
 // writes it (the spec's "1-indexed" remark is not followed by any
 // implementation); sections are located by type.
 //
@@ -171,12 +171,12 @@
 //     decoders are kept so that objects read in order decode it once); a
 //     raw one is read in place, and its checksum is then not verified on
 //     read ("bpx verify" checks every section).
-//   - Reading sections in order, a Package decodes the next section in the
-//     background on one goroutine: at most one per Package, only for
-//     sections the cache takes, counted in its budget from the start, and
-//     only when evicting sections nobody is reading makes room. The
-//     goroutine ends after that one section; Close waits for it. Its
-//     errors reach only a reader of that section.
+//   - Reading sections in order, a Package decodes the next sections in
+//     the background: at most GOMAXPROCS goroutines per Package, one
+//     section each, only for sections the cache takes, counted in its
+//     budget from the start, and only when evicting sections nobody is
+//     reading makes room. Close waits for them. Their errors reach only a
+//     reader of that section.
 //   - A section decoded in part keeps its decoder (for xz, its stored
 //     bytes and about 30 KB of state) in the cache entry until it is
 //     decoded whole or evicted; its buffer counts in the budget from the

@@ -133,16 +133,17 @@ func (p *Package) nextAhead(sec int) (int, int64, loader) {
 // sections too large for the cache are decoded sequentially: reading
 // backwards in them restarts the decoder.
 //
-// Reading sections in order, a Package decodes the next section in the
-// background on one goroutine: once readers have needed two sections in a
-// row that each follow the one decoded before, the section after the one
-// they need is decoded meanwhile, and so on along the run, so
-// readers in order (one, or several taking objects in turn) keep two cores
-// busy. At most one such decode is in flight per Package, for sections read
-// through the cache, within its budget (it never evicts a section in use);
-// its errors reach only a reader of that section. Reads in random order
-// start none. Package.Close waits for it; Unpack does not read ahead, its
-// workers already decode sections side by side.
+// Reading sections in order, a Package decodes the next sections in the
+// background: once readers have needed two sections in a row that each
+// follow the one decoded before, the sections after the one they need are
+// decoded meanwhile, up to GOMAXPROCS at a time, and the first read of
+// each starts the next, so readers in order (one, or several taking
+// objects in turn) keep every core decoding while they copy. Read-aheads
+// are for sections read through the cache, within its budget (they never
+// evict a section in use); their errors reach only a reader of that
+// section. Reads in random order start none. Package.Close waits for
+// them; Unpack does not read ahead, its workers already decode sections
+// side by side.
 type ObjectReader struct {
 	p    *Package
 	obj  *Object

@@ -68,8 +68,8 @@ type Object struct {
 // fs.ReadDirFS, fs.StatFS and fs.SubFS over the objects whose names are
 // valid fs paths, and gives access to every object through Objects and
 // OpenObject. A Package is safe for concurrent use. Reading sections in
-// order, a Package decodes the next section in the background on one
-// goroutine (see ObjectReader).
+// order, a Package decodes the next sections in the background (see
+// ObjectReader).
 type Package struct {
 	// Reader is the underlying container.
 	Reader *bpx.Reader
