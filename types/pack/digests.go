@@ -109,11 +109,7 @@ func (p *Package) loadDigests() ([]uint32, string) {
 	if int64(len(b)) != want || b[0] != digestAlgCRC32C || b[1]|b[2]|b[3] != 0 || binary.LittleEndian.Uint32(b[8:]) != uint32(len(p.objects)) {
 		return nil, fmt.Sprintf("section %d is not a CRC-32C digest list of %d objects", ds.Index, len(p.objects))
 	}
-	table, err := p.Reader.FindSection(SectionObjectTable).Data()
-	if err != nil {
-		return nil, fmt.Sprintf("object table: %v", err)
-	}
-	if objectDigest(table) != binary.LittleEndian.Uint32(b[4:]) {
+	if p.tableSum != binary.LittleEndian.Uint32(b[4:]) {
 		return nil, fmt.Sprintf("section %d was written for another object table (edited by a tool that does not know it)", ds.Index)
 	}
 	sums := make([]uint32, len(p.objects))

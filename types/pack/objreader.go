@@ -261,7 +261,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		}
 		return err
 	case accessCached:
-		e, data, err := r.cached(sg, at+uint64(len(b)))
+		e, data, err := r.cached(sg)
 		if err != nil {
 			return err
 		}
@@ -299,7 +299,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 }
 
 // cached returns the cache entry of segment sg's section, pinned (release
-// it), and its bytes, after checking that they reach end.
+// it), and its bytes, after checking that they hold the segment.
 //
 // An object that lies in one section, of a package whose objects can be
 // checked on their own, needs its section decoded only up to the object's
@@ -308,7 +308,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 // In a package read with WithTrustedKeys every stored byte the decoder
 // reads was checked against the signature, so what it decodes needs no
 // other check. Otherwise the whole section is decoded and checked first.
-func (r *ObjectReader) cached(sg *segment, end uint64) (*centry, []byte, error) {
+func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 	sec, size := sg.sec, int64(r.p.secSize[sg.sec])
 	var e *centry
 	var data []byte
@@ -325,7 +325,7 @@ func (r *ObjectReader) cached(sg *segment, end uint64) (*centry, []byte, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	if end > uint64(len(data)) || sg.off+sg.n > uint64(len(data)) {
+	if sg.off+sg.n > uint64(len(data)) {
 		r.p.cache.release(e)
 		return nil, nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(data)), ErrObjectRange)
 	}
@@ -354,7 +354,7 @@ func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
 	}
 	if r.pos == 0 && len(r.segs) == 1 && r.segs[0].mode == accessCached {
 		sg := &r.segs[0]
-		e, data, err := r.cached(sg, sg.off+sg.n)
+		e, data, err := r.cached(sg)
 		if err != nil {
 			return 0, err
 		}

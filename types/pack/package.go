@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"slices"
@@ -92,6 +93,7 @@ type Package struct {
 	closer   io.Closer
 	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
 	dig      digestState      // the object digests (SectionDigests)
+	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
 
 	objErr  map[int]error // structural errors found at open (version-0 FileId), by object
 	idxOnce sync.Once
@@ -342,6 +344,7 @@ func (p *Package) readObjectTable(ot *bpx.Section) error {
 	p.objects = make([]Object, 0, hint/ObjectEntrySize)
 	for {
 		k, err := io.ReadFull(r, buf)
+		p.tableSum = crc32.Update(p.tableSum, castagnoli, buf[:k])
 		for e := buf[:k-k%ObjectEntrySize]; len(e) > 0; e = e[ObjectEntrySize:] {
 			if err := p.tooMany(uint64(len(p.objects)) + 1); err != nil {
 				return err
