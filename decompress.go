@@ -21,7 +21,19 @@ type decoder interface {
 	finish() error
 	// put returns the decoder to its pool.
 	put()
+	// footprint is about how many bytes the decoder holds.
+	footprint() int64
 }
+
+// zlibFootprint is about what a zlib decoder holds: its bufio.Reader's
+// 32 KiB, the inflater's 32 KiB window and its tables.
+const zlibFootprint = 80 << 10
+
+// xi2Footprint is what the xi2-lineage xz decoder is counted as holding:
+// it does not say, and holds the dictionary its stream declares (8 MiB
+// for xz -6), 1 MiB at most for the packages this module writes by
+// default. It only decodes streams the faster decoders leave to it.
+const xi2Footprint = 8 << 20
 
 // zlibDecoder reads an RFC 1950 stream. The bufio.Reader gives the inflater
 // an io.ByteReader, so it does not wrap (and allocate) one itself, and keeps
@@ -60,6 +72,8 @@ func getZlib(src *io.SectionReader) (decoder, error) {
 }
 
 func (d *zlibDecoder) Read(p []byte) (int, error) { return d.zr.Read(p) }
+
+func (d *zlibDecoder) footprint() int64 { return zlibFootprint }
 
 func (d *zlibDecoder) finish() error {
 	pos, _ := d.src.Seek(0, io.SeekCurrent)
@@ -119,6 +133,8 @@ func getXZ(src *io.SectionReader, dictMax uint32) (decoder, error) {
 func (d *xzDecoder) Read(p []byte) (int, error) { return d.zr.Read(p) }
 
 func (d *xzDecoder) finish() error { return nil }
+
+func (d *xzDecoder) footprint() int64 { return xi2Footprint }
 
 func (d *xzDecoder) put() {
 	d.zr.Reset(eofReader{}) // drop the reference to the section

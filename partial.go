@@ -26,6 +26,8 @@ type Partial struct {
 	err      error          // sticky
 	flat     *flatXZDecoder // an xz section decoded in place, until it falls back
 	started  bool           // flat has its stored bytes and has begun
+	damage   *damage        // the section's known damage: fail beyond damage.at
+	from     int64          // with damage: the offset of the stored bytes, not yet read
 }
 
 // maxStalls is how many steps in a row may produce nothing before
@@ -41,13 +43,34 @@ const maxPartialOvershoot = 64 << 10
 // at least the section's decoded size, DecodeTo never moves the bytes it
 // returned before; with less it grows the buffer as Data does (never
 // beyond what the stored bytes really decode to).
+//
+// A section whose content was found damaged before (see Data) is not
+// decoded again beyond the damage while its stored bytes stay the same:
+// DecodeTo returns the error found then.
 func (s *Section) OpenPartial(buf []byte) (*Partial, error) {
 	p := &Partial{buf: buf[:0]}
-	if err := p.sr.init(s); err != nil {
+	off, _, err := s.storedRange()
+	if err != nil {
 		return nil, err
 	}
+	if p.damage, err = s.knownDamage(); err != nil {
+		return nil, err
+	}
+	if p.damage != nil {
+		// Nothing is read until DecodeTo needs bytes before the damage.
+		p.sr.s, p.from = s, off
+		return p, nil
+	}
+	return p, p.init(s, off)
+}
+
+// init starts the decoder of s's stored bytes at off.
+func (p *Partial) init(s *Section, off int64) error {
+	if err := p.sr.initFrom(s, s.rd.r, off); err != nil {
+		return err
+	}
 	p.flat, _ = p.sr.dec.(*flatXZDecoder)
-	return p, nil
+	return nil
 }
 
 // DecodeTo decodes until at least n bytes (or the whole section) are
@@ -56,6 +79,19 @@ func (s *Section) OpenPartial(buf []byte) (*Partial, error) {
 // as Data does. Errors are sticky; on error the bytes returned before
 // stay valid but unverified.
 func (p *Partial) DecodeTo(n int64) ([]byte, error) {
+	if d := p.damage; d != nil && p.err == nil && !p.verified {
+		size, known := p.sr.s.DecodedSize()
+		switch {
+		case n > d.at || known && n >= size:
+			p.err = d.err
+			p.sr.release()
+		case p.from >= 0:
+			if p.err = p.init(p.sr.s, p.from); p.err != nil {
+				return p.buf, p.err
+			}
+			p.from = -1
+		}
+	}
 	for stalls := 0; p.err == nil && !p.verified && int64(len(p.buf)) < n; {
 		before := len(p.buf)
 		p.step(n)
@@ -191,6 +227,18 @@ func (p *Partial) fallback() {
 			return
 		}
 	}
+}
+
+// Footprint returns about how many bytes p holds besides its buffer: the
+// decoder's state and buffers (for an xz section decoded in place, its
+// stored bytes and 32 KiB; for zlib, 80 KiB). A cache of sections decoded
+// in part counts it against its budget. It is 0 once the whole section
+// is decoded or p is closed.
+func (p *Partial) Footprint() int64 {
+	if p.sr.dec == nil {
+		return 0
+	}
+	return p.sr.dec.footprint()
 }
 
 // Verified reports whether the whole section has been decoded and its size

@@ -19,6 +19,7 @@ type Section struct {
 	// usizeKnown is false for compressed sections of version-0 draft
 	// files, whose headers carry the stored size only.
 	usizeKnown bool
+	st         sectionState
 }
 
 // storedRange checks that the stored bytes lie inside the file and returns

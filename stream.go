@@ -29,20 +29,47 @@ type sectionReader struct {
 	err   error  // sticky
 	// deferSum leaves the checksum to the caller (AppendData's pipeline).
 	deferSum bool
-	probe    [512]byte
+	// quiet: a failure is no damage to remember (matchesIEEE's second
+	// pass fails whenever the checksum is the reference's).
+	quiet bool
+	// trap sees every read of the stored bytes, so that a failure
+	// caused by the source (a network error, a changed chunk) is not
+	// remembered as damage of the section.
+	trap  readTrap
+	probe [512]byte
 }
 
+// init prepares sr to decode section s from the container's file, unless
+// the section is known to be damaged (see damage): then it returns the
+// error found before.
 func (sr *sectionReader) init(s *Section) error {
+	off, _, err := s.storedRange()
+	if err != nil {
+		return err
+	}
+	if d, err := s.knownDamage(); d != nil || err != nil {
+		if d != nil {
+			return d.err
+		}
+		return err
+	}
+	return sr.initFrom(s, s.rd.r, off)
+}
+
+// initFrom prepares sr to decode section s from its stored bytes at
+// offset base of src.
+func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error {
 	cfg := &s.rd.cfg
 	*sr = sectionReader{s: s, want: -1}
-	off, n, err := s.storedRange()
+	_, n, err := s.storedRange()
 	if err != nil {
 		return err
 	}
 	if s.usizeKnown && int64(s.USize) > cfg.maxSectionSize {
 		return fmt.Errorf("%w: section %d: %d bytes uncompressed (limit %d)", ErrTooLarge, s.Index, s.USize, cfg.maxSectionSize)
 	}
-	sr.raw = *io.NewSectionReader(s.rd.r, off, n)
+	sr.trap = readTrap{r: src, base: base, reads: &s.st.decodes}
+	sr.raw = *io.NewSectionReader(&sr.trap, base, n)
 	switch {
 	case !s.usizeKnown || (cfg.ignoreUSize && s.Compressed()):
 		sr.limit = cfg.maxSectionSize
@@ -209,15 +236,20 @@ func (s *Section) matchesIEEE() bool {
 		return false
 	}
 	defer sr.Close()
+	sr.quiet = true
 	sr.check = checkIEEE
 	_, err := io.Copy(io.Discard, sr)
 	return err == nil
 }
 
-// fail records err as the sticky error and releases the decoder.
+// fail records err as the sticky error and releases the decoder. An error
+// of the section's content is remembered (see damage).
 func (sr *sectionReader) fail(err error) error {
 	sr.err = err
 	sr.release()
+	if !sr.quiet && !sr.trap.failed {
+		sr.s.noteDamage(err, sr.trap.end-sr.trap.base, sr.n)
+	}
 	return err
 }
 

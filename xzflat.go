@@ -107,6 +107,14 @@ func (d *flatXZDecoder) decodeOnto(dst []byte) (out []byte, ok bool, err error) 
 	return out, true, nil
 }
 
+func (d *flatXZDecoder) footprint() int64 {
+	n := int64(cap(d.in)+cap(d.out)) + xzdec.StateSize
+	if d.slow != nil {
+		n += d.slow.footprint()
+	}
+	return n
+}
+
 func (d *flatXZDecoder) finish() error {
 	if d.slow != nil {
 		return d.slow.finish()

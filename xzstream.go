@@ -83,6 +83,13 @@ func (d *xzStreamDecoder) fallback() error {
 	return nil
 }
 
+func (d *xzStreamDecoder) footprint() int64 {
+	if d.slow != nil {
+		return d.zr.Footprint() + d.slow.footprint()
+	}
+	return d.zr.Footprint()
+}
+
 func (d *xzStreamDecoder) finish() error {
 	if d.slow != nil {
 		return d.slow.finish()

@@ -71,6 +71,16 @@ func (z *Reader) Reset(r io.Reader, maxDict uint32) {
 	z.started = false
 }
 
+// StateSize is about what a Decoder holds besides its buffers: the LZMA
+// model's probabilities and the range coder.
+const StateSize = 32 << 10
+
+// Footprint returns the bytes z holds: its window, its input buffer and
+// StateSize.
+func (z *Reader) Footprint() int64 {
+	return int64(cap(z.d.out)+cap(z.d.inBuf)+16*cap(z.d.records)) + StateSize
+}
+
 // Read reads decoded bytes into p.
 func (z *Reader) Read(p []byte) (int, error) {
 	d := &z.d
