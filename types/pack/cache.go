@@ -33,10 +33,11 @@ import (
 type cache struct {
 	mu      sync.Mutex
 	max     int64
-	used    int64
+	used    int64 // charged by the entries and the free buffers
 	entries map[int]*centry
 	lru     list.List // of *centry, most recent at the front
 	free    [][]byte  // buffers of evicted, unpinned entries
+	gen     uint64    // the generation of the last entry made
 	loads   int       // number of loads, for tests
 	reused  int       // loads into a recycled buffer, for tests
 	aheads  int       // read-aheads started, for tests
@@ -67,8 +68,16 @@ type loader func(buf []byte) ([]byte, error)
 // maxFreeBuffers bounds the buffers kept for reuse.
 const maxFreeBuffers = 4
 
+// entryOverhead is what an entry is charged besides its bytes and its
+// decoder: its own structures, so that many tiny entries are bounded too.
+const entryOverhead = 1 << 10
+
+// A cache entry is a section, decoded whole or in part (idx ≥ 0), or the
+// bytes of one object of a section too large for the cache (objectKey).
 type centry struct {
 	idx     int
+	gen     uint64 // unique to this load: checks of its bytes hold for it alone
+	charge  int64  // what it counts in the cache's budget
 	ready   chan struct{}
 	data    []byte // the decoded section, or its first part while part is set
 	err     error
@@ -128,7 +137,7 @@ func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, erro
 // noteLoad follows the run of loads in order and starts a read-ahead
 // where it continues one; c.mu is held.
 func (c *cache) noteLoad(idx int, size int64, ahead bool) {
-	if c.next != nil {
+	if c.next != nil && idx >= 0 {
 		if idx == c.lastNext {
 			c.run++
 		} else {
@@ -243,18 +252,48 @@ func (c *cache) extend(e *centry, need int64) ([]byte, error) {
 		return nil, err
 	}
 	e.data = data
+	if !e.evicted {
+		c.recharge(e)
+		c.trim()
+	}
 	return data, nil
+}
+
+// recharge counts what e holds now in the budget; c.mu is held.
+func (c *cache) recharge(e *centry) {
+	n := int64(cap(e.data)) + entryOverhead
+	if e.part != nil {
+		n += e.part.Footprint()
+	}
+	c.used += n - e.charge
+	e.charge = n
+}
+
+// trim drops free buffers, then evicts the least recently used entries,
+// until the cache is within its budget or holds one entry; c.mu is held.
+func (c *cache) trim() {
+	for c.used+c.aheadRes > c.max && len(c.free) > 0 {
+		n := len(c.free) - 1
+		c.used -= int64(cap(c.free[n]))
+		c.free[n] = nil
+		c.free = c.free[:n]
+	}
+	for c.used+c.aheadRes > c.max && c.lru.Len() > 1 {
+		c.evict(c.lru.Back().Value.(*centry))
+	}
 }
 
 // add makes the entry of section idx, being loaded, and hands out a
 // recycled buffer for it if there is one; c.mu is held.
 func (c *cache) add(idx int) (*centry, []byte) {
-	e := &centry{idx: idx, ready: make(chan struct{})}
+	c.gen++
+	e := &centry{idx: idx, gen: c.gen, ready: make(chan struct{})}
 	c.entries[idx] = e
 	c.loads++
 	var buf []byte
 	if n := len(c.free); n > 0 {
 		buf, c.free = c.free[n-1], c.free[:n-1]
+		c.used -= int64(cap(buf))
 		c.reused++
 	}
 	return e, buf
@@ -276,10 +315,8 @@ func (c *cache) finish(e *centry, buf, data []byte, err error) {
 	}
 	e.data = data
 	e.elem = c.lru.PushFront(e)
-	c.used += int64(cap(data)) // a recycled buffer may be larger
-	for c.used+c.aheadRes > c.max && c.lru.Len() > 1 {
-		c.evict(c.lru.Back().Value.(*centry))
-	}
+	c.recharge(e) // a recycled buffer may be larger than the data
+	c.trim()
 }
 
 // evict takes old out of the cache; c.mu is held.
@@ -287,7 +324,8 @@ func (c *cache) evict(old *centry) {
 	c.lru.Remove(old.elem)
 	old.elem = nil
 	delete(c.entries, old.idx)
-	c.used -= int64(cap(old.data))
+	c.used -= old.charge
+	old.charge = 0
 	old.evicted = true
 	if old.pins == 0 {
 		c.drop(old)
@@ -320,13 +358,16 @@ func (c *cache) readAhead(idx int, size, pending int64, load loader) bool {
 		return false
 	}
 	over := c.used + c.aheadRes + pending + size - c.max
+	for _, b := range c.free { // reused or dropped when the load ends
+		over -= int64(cap(b))
+	}
 	var victims []*centry
 	if over > 0 {
 		front := c.lru.Front()
 		for el := c.lru.Back(); el != nil && el != front && over > 0; el = el.Prev() {
 			if old := el.Value.(*centry); old.pins == 0 {
 				victims = append(victims, old)
-				over -= int64(cap(old.data))
+				over -= old.charge
 			}
 		}
 		if over > 0 {
@@ -393,9 +434,11 @@ func (c *cache) drop(e *centry) {
 	}
 }
 
-// recycle keeps buf for a later load if there is room; c.mu is held.
+// recycle keeps buf for a later load if there is room, in the budget
+// too; c.mu is held.
 func (c *cache) recycle(buf []byte) {
-	if cap(buf) > 0 && len(c.free) < maxFreeBuffers {
+	if cap(buf) > 0 && len(c.free) < maxFreeBuffers && c.used+int64(cap(buf)) <= c.max {
 		c.free = append(c.free, buf[:0])
+		c.used += int64(cap(buf))
 	}
 }

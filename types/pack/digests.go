@@ -74,7 +74,7 @@ type digestState struct {
 	once    sync.Once
 	sums    []uint32        // nil: none usable
 	why     string          // why a SectionDigests present is not used
-	checked []atomic.Uint64 // bit i: object i was read whole and matched
+	checked []atomic.Uint64 // per object: the cache entry whose bytes of it matched
 }
 
 // digests returns the package's usable object digests, or nil.
@@ -82,7 +82,7 @@ func (p *Package) digests() []uint32 {
 	p.dig.once.Do(func() {
 		p.dig.sums, p.dig.why = p.loadDigests()
 		if p.dig.sums != nil {
-			p.dig.checked = make([]atomic.Uint64, (len(p.dig.sums)+63)/64)
+			p.dig.checked = make([]atomic.Uint64, len(p.dig.sums))
 		}
 	})
 	return p.dig.sums
@@ -119,22 +119,26 @@ func (p *Package) loadDigests() ([]uint32, string) {
 	return sums, ""
 }
 
-// checkDigest checks b, the whole of object i, against its digest once;
-// later calls for a checked object return at once.
-func (p *Package) checkDigest(i int, b []byte) error {
+// checkDigest checks b, the whole of object i, against its digest. gen
+// names the cache entry b lies in, whose bytes never change: b is checked
+// once for each entry (each load of the section), so bytes read again
+// from a changed file after an eviction are checked again. gen 0 checks
+// every time.
+func (p *Package) checkDigest(i int, b []byte, gen uint64) error {
 	sums := p.digests()
 	if sums == nil {
 		return nil
 	}
-	word, bit := &p.dig.checked[i/64], uint64(1)<<(i%64)
-	if word.Load()&bit != 0 {
+	if gen != 0 && p.dig.checked[i].Load() == gen {
 		return nil
 	}
 	if got := objectDigest(b); got != sums[i] {
 		o := &p.objects[i]
 		return p.objectError(o, fmt.Sprintf("CRC-32C %#08x, digest %#08x", got, sums[i]), bpx.ErrChecksum)
 	}
-	word.Or(bit)
+	if gen != 0 {
+		p.dig.checked[i].Store(gen)
+	}
 	return nil
 }
 

@@ -6,3 +6,10 @@ func CachedSections(p *Package) int {
 	defer p.cache.mu.Unlock()
 	return len(p.cache.entries)
 }
+
+// CachedSection reports whether p's cache holds section sec.
+func CachedSection(p *Package, sec int) bool {
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	return p.cache.entries[sec] != nil
+}

@@ -251,16 +251,17 @@ func (r *ObjectReader) ReadAt(b []byte, off int64) (int, error) {
 }
 
 // readSegment fills b from section sg.sec at uncompressed offset at.
+//
+// A section too large for the cache is read by one of three means, each
+// returning only verified bytes: in a package read with WithTrustedKeys,
+// from stored bytes the signature checked (in place when raw, streamed
+// when compressed); an object that lies in it alone and fits a quarter of
+// the cache, whole through the cache, checked against its digest
+// (objectEntry); anything else streamed through Section.OpenVerified,
+// which checks the section whole before its first byte is returned.
 func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	s := r.p.Reader.Sections[sg.sec]
-	switch sg.mode {
-	case accessDirect:
-		_, err := s.ReadAt(b, int64(at))
-		if err == io.EOF {
-			err = &bpx.FormatError{Offset: int64(at), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
-		}
-		return err
-	case accessCached:
+	if sg.mode == accessCached {
 		e, data, err := r.cached(sg)
 		if err != nil {
 			return err
@@ -269,26 +270,43 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		r.p.cache.release(e)
 		return nil
 	}
+	verified := r.p.signers != nil
+	if !verified && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry() {
+		e, err := r.objectEntry(sg)
+		if err != nil {
+			return err
+		}
+		copy(b, e.data[at-sg.off:])
+		r.p.cache.release(e)
+		return nil
+	}
+	if sg.mode == accessDirect && verified {
+		_, err := s.ReadAt(b, int64(at))
+		if err == io.EOF {
+			err = &bpx.FormatError{Offset: int64(at), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
+		}
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.st == nil || r.st.sec != sg.sec || r.st.pos > at {
+	if r.st == nil || r.st.sec != sg.sec || r.st.pos > at || !r.st.verified && !verified {
 		r.p.streams.put(r.st)
-		r.st = r.p.streams.get(sg.sec, at)
+		r.st = r.p.streams.get(sg.sec, at, !verified)
 		if r.st == nil {
-			rc, err := s.Open()
+			open := s.OpenVerified
+			if verified {
+				open = s.Open
+			}
+			rc, err := open()
 			if err != nil {
 				return err
 			}
-			r.st = &sectionStream{rc: rc, sec: sg.sec}
+			r.st = &sectionStream{rc: rc, sec: sg.sec, verified: !verified}
 			r.p.streams.opened.Add(1)
 		}
 	}
-	if gap := at - r.st.pos; gap > 0 {
-		k, err := io.CopyN(io.Discard, r.st.rc, int64(gap))
-		r.st.pos += uint64(k)
-		if err != nil {
-			return r.streamErr(sg, err)
-		}
+	if err := r.st.skipTo(at); err != nil {
+		return r.streamErr(sg, err)
 	}
 	k, err := io.ReadFull(r.st.rc, b)
 	r.st.pos += uint64(k)
@@ -296,6 +314,63 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		return r.streamErr(sg, err)
 	}
 	return nil
+}
+
+// objectKey is the cache key of the bytes of object i.
+func objectKey(i int) int { return -1 - i }
+
+// objectEntry returns the cache entry holding the bytes of the reader's
+// object, which lies in segment sg of a section too large for the cache,
+// pinned (release it): read at each load from a decoder of the section
+// (one left by an earlier read before the object, if any) and checked
+// against the object's digest before any of it is handed out.
+func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
+	p := r.p
+	s := p.Reader.Sections[sg.sec]
+	n := int(sg.n)
+	load := func(buf []byte) ([]byte, error) {
+		if cap(buf) < n {
+			buf = make([]byte, 0, n)
+		}
+		buf = buf[:n]
+		if !s.Compressed() {
+			if _, err := s.ReadAt(buf, int64(sg.off)); err != nil {
+				if err == io.EOF {
+					err = &bpx.FormatError{Offset: int64(sg.off), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
+				}
+				return buf[:0], err
+			}
+		} else {
+			st := p.streams.get(sg.sec, sg.off, false)
+			if st == nil {
+				rc, err := s.Open()
+				if err != nil {
+					return buf[:0], err
+				}
+				st = &sectionStream{rc: rc, sec: sg.sec}
+				p.streams.opened.Add(1)
+			}
+			err := st.skipTo(sg.off)
+			if err == nil {
+				var k int
+				k, err = io.ReadFull(st.rc, buf)
+				st.pos += uint64(k)
+			}
+			if err != nil {
+				st.rc.Close()
+				if err == io.EOF || err == io.ErrUnexpectedEOF {
+					err = &bpx.FormatError{Offset: int64(st.pos), Section: sg.sec, What: "section decoded to fewer bytes than the object needs", Err: io.ErrUnexpectedEOF}
+				}
+				return buf[:0], err
+			}
+			p.streams.put(st)
+		}
+		if err := p.checkDigest(r.obj.Index, buf, 0); err != nil {
+			return buf[:0], err
+		}
+		return buf, nil
+	}
+	return p.cache.get(objectKey(r.obj.Index), int64(n), load, false)
 }
 
 // cached returns the cache entry of segment sg's section, pinned (release
@@ -330,7 +405,7 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 		return nil, nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(data)), ErrObjectRange)
 	}
 	if stepwise && r.p.signers == nil {
-		if err := r.p.checkDigest(r.obj.Index, data[sg.off:sg.off+sg.n]); err != nil {
+		if err := r.p.checkDigest(r.obj.Index, data[sg.off:sg.off+sg.n], e.gen); err != nil {
 			r.p.cache.release(e)
 			return nil, nil, err
 		}
@@ -342,7 +417,14 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 // section decoded only up to its end: it lies in one section, and the
 // package can check it without the section's checksum.
 func (p *Package) stepwise(segs []segment) bool {
-	return len(segs) == 1 && (p.signers != nil || p.digests() != nil)
+	return p.signers != nil && len(segs) == 1 || p.objectWise(segs)
+}
+
+// objectWise reports whether an object of segments segs can be checked on
+// its own, against its digest: it lies in one section, and the package
+// has usable digests.
+func (p *Package) objectWise(segs []segment) bool {
+	return len(segs) == 1 && p.digests() != nil
 }
 
 // WriteTo writes the rest of the object to w. An object read from the start
@@ -410,9 +492,20 @@ func (r *ObjectReader) Close() error {
 // sectionStream is a decoder of a section too large for the cache, at
 // uncompressed position pos.
 type sectionStream struct {
-	rc  io.ReadCloser
-	sec int
-	pos uint64
+	rc       io.ReadCloser
+	sec      int
+	pos      uint64
+	verified bool // rc is Section.OpenVerified's: every byte it returns was checked
+}
+
+// skipTo decodes and drops the bytes up to position at (at ≥ st.pos).
+func (st *sectionStream) skipTo(at uint64) error {
+	if gap := at - st.pos; gap > 0 {
+		k, err := io.CopyN(io.Discard, st.rc, int64(gap))
+		st.pos += uint64(k)
+		return err
+	}
+	return nil
 }
 
 // maxIdleStreams bounds the decoders a Package keeps for reuse; each may
@@ -429,13 +522,13 @@ type streamPool struct {
 }
 
 // get takes the idle decoder of section sec that is furthest along but not
-// past at, or returns nil.
-func (sp *streamPool) get(sec int, at uint64) *sectionStream {
+// past at, one of OpenVerified if verified is set, or returns nil.
+func (sp *streamPool) get(sec int, at uint64, verified bool) *sectionStream {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	best := -1
 	for i, st := range sp.idle {
-		if st.sec == sec && st.pos <= at && (best < 0 || st.pos > sp.idle[best].pos) {
+		if st.sec == sec && st.pos <= at && (st.verified || !verified) && (best < 0 || st.pos > sp.idle[best].pos) {
 			best = i
 		}
 	}
