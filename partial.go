@@ -152,22 +152,18 @@ func (p *Partial) ended(err error) {
 }
 
 // stepFlat decodes toward n bytes with internal/xzdec, which stops within
-// an LZMA match of n and continues from there at the next call. A stream
+// an LZMA match of n and continues from there at the next call, reading
+// the stored bytes only as far as it needs (an LZMA2 chunk, or 128 KiB, at
+// a time). A stream
 // it leaves to others, or finds damaged, goes to the streaming decoder as
 // in AppendData, which decodes it again from the start.
 func (p *Partial) stepFlat(n int64) {
 	fd := p.flat
 	if !p.started {
-		size := int(fd.src.Size())
-		if cap(fd.in) < size {
-			fd.in = make([]byte, size)
-		}
-		fd.in = fd.in[:size]
-		if _, err := fd.src.ReadAt(fd.in, 0); err != nil {
-			p.err = p.sr.fail(err)
-			return
-		}
-		fd.dec.Start(p.buf, fd.in, fd.want)
+		// The stored bytes are read as decoding needs them: over
+		// HTTP, an object near the start of a section costs the stored
+		// bytes up to it, not the section's.
+		fd.dec.StartReader(p.buf, fd.src, fd.want)
 		p.started = true
 	}
 	ask := int(min(n, int64(fd.want)))
@@ -199,6 +195,10 @@ func (p *Partial) stepFlat(n int64) {
 func (p *Partial) fallback() {
 	fd := p.flat
 	p.flat = nil
+	if _, err := fd.src.Seek(0, io.SeekStart); err != nil {
+		p.err = p.sr.fail(err)
+		return
+	}
 	slow, err := getXZ(fd.src, fd.maxDict)
 	if err != nil {
 		p.err = p.sr.fail(p.sr.codecError(err))

@@ -108,7 +108,7 @@ func (d *flatXZDecoder) decodeOnto(dst []byte) (out []byte, ok bool, err error) 
 }
 
 func (d *flatXZDecoder) footprint() int64 {
-	n := int64(cap(d.in)+cap(d.out)) + xzdec.StateSize
+	n := int64(cap(d.in)+cap(d.out)) + d.dec.Footprint()
 	if d.slow != nil {
 		n += d.slow.footprint()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"math/rand/v2"
 	"os/exec"
 	"testing"
@@ -277,5 +278,62 @@ func TestDecodeToLimit(t *testing.T) {
 	}
 	if _, err := d.DecodeTo(len(data)); !errors.Is(err, ErrLimit) {
 		t.Fatalf("to the end: %v, want ErrLimit", err)
+	}
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += k
+	return k, err
+}
+
+// TestStartReader decodes streams read from an io.Reader in random steps:
+// the same bytes as Decode, in the array dst gave, Done only at the end,
+// and the input read only a little past what the bytes decoded needed.
+func TestStartReader(t *testing.T) {
+	var d, s Decoder
+	rng := rand.New(rand.NewPCG(8, 9))
+	for name, z := range resumeStreams(t) {
+		want, err := d.Decode(nil, z, 1<<26)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		src := &countingReader{r: &chunkReader{z, rng}}
+		dst := make([]byte, 0, len(want))
+		s.StartReader(dst, src, len(want))
+		n := 0
+		for !s.Done() {
+			n += 1 + rng.IntN(len(want)/4+1)
+			got, err := s.DecodeTo(n)
+			if errors.Is(err, ErrUnsupported) {
+				break // left to others, as a Reader does
+			}
+			if err != nil {
+				t.Fatalf("%s: stop %d: %v", name, n, err)
+			}
+			if len(got) > 0 && &got[0] != &dst[:1][0] {
+				t.Fatalf("%s: output moved", name)
+			}
+			if len(got) < min(n, len(want)) || !bytes.Equal(got, want[:len(got)]) {
+				t.Fatalf("%s: stop %d: %d bytes differ from Decode's", name, n, len(got))
+			}
+		}
+	}
+	// The first bytes of a large stream need only its first chunks.
+	z := resumeStreams(t)["xzenc mixed"]
+	want, _ := d.Decode(nil, z, 1<<26)
+	src := &countingReader{r: bytes.NewReader(z)}
+	s.StartReader(make([]byte, 0, len(want)), src, len(want))
+	if _, err := s.DecodeTo(100); err != nil {
+		t.Fatal(err)
+	}
+	if len(z) < 192<<10 || src.n > 160<<10 {
+		t.Fatalf("read %d of %d stored bytes for 100 decoded bytes", src.n, len(z))
 	}
 }

@@ -77,8 +77,31 @@ const StateSize = 32 << 10
 
 // Footprint returns the bytes z holds: its window, its input buffer and
 // StateSize.
-func (z *Reader) Footprint() int64 {
-	return int64(cap(z.d.out)+cap(z.d.inBuf)+16*cap(z.d.records)) + StateSize
+func (z *Reader) Footprint() int64 { return int64(cap(z.d.out)) + z.d.Footprint() }
+
+// Footprint returns the bytes d holds besides its output: its input
+// buffer (StartReader's), the index records and StateSize.
+func (d *Decoder) Footprint() int64 {
+	return int64(cap(d.inBuf)+16*cap(d.records)) + StateSize
+}
+
+// StartReader begins decoding the .xz stream read from src as Start does
+// one held whole: DecodeTo appends its decoded bytes to dst[:len(dst)], at
+// most limit of them, where they stay (the output is the dictionary, as
+// for Start), but the input is read only as far as the bytes decoded need
+// it, an LZMA2 chunk (at most 64 KiB) or 128 KiB at a time. A stream whose
+// index exceeds 64 KiB is ErrUnsupported, as for a Reader.
+func (d *Decoder) StartReader(dst []byte, src io.Reader, limit int) {
+	orig := len(dst)
+	d.stream = stream{
+		sha: d.sha, inBuf: d.inBuf, in: d.inBuf[:0], records: d.records[:0],
+		out: dst, pos: orig, orig: orig,
+		limit: orig + min(limit, math.MaxInt-orig),
+		src:   src, flat: true,
+	}
+	if d.err = d.fill(streamAhead); d.err == nil {
+		d.err = d.header()
+	}
 }
 
 // Read reads decoded bytes into p.
@@ -143,6 +166,10 @@ func (d *Decoder) fill(need int) error {
 
 // sizeWindow sets the window for a block's dictionary.
 func (d *Decoder) sizeWindow() error {
+	if d.flat {
+		d.window = math.MaxInt // the output is the dictionary: never slide
+		return nil
+	}
 	if d.dict > d.MaxDict {
 		return ErrDict
 	}

@@ -101,6 +101,7 @@ type stream struct {
 	window int       // the most out holds (while the block's dictionary needs no more)
 	served int       // the bytes of out Read has returned
 	target int       // where run stops
+	flat   bool      // StartReader's: input from src, output never slides
 }
 
 // phase is where a Decoder is in its stream.
