@@ -13,10 +13,16 @@ read-only).
 # Reading
 
 NewReader (over any io.ReaderAt) and OpenReader (a file) read only the main
-header and the section table. Section bodies are read lazily: Section.Open
-streams a section, decompressing while you read and verifying its size and
-checksum at EOF; Section.Data and Section.AppendData read it whole;
-Section.OpenRaw gives the stored bytes. Sections may be read concurrently
+header and the section table. Section bodies are read lazily: Section.Data
+and Section.AppendData read a section whole and return it verified (size
+and checksum); Section.OpenVerified streams it and returns only verified
+bytes (it checks the section whole once first); Section.Open streams it,
+decompressing while you read and verifying its size and checksum at EOF,
+so a reader that stops before EOF has used unverified bytes;
+Section.OpenPartial decodes it in steps, verified once the end is
+reached; Section.OpenRaw gives the stored bytes. A section whose content
+fails a check is remembered as damaged while its stored bytes stay the
+same: the next read of it returns the same error without decoding again. Sections may be read concurrently
 from many goroutines, provided the io.ReaderAt allows concurrent ReadAt
 calls (*os.File, *bytes.Reader and *strings.Reader do).
 
@@ -91,6 +97,12 @@ hang, or allocate more than the limits below or the file's own size allow:
     reuse.
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
+  - Section.OpenVerified keeps, for each section it checked whole, a
+    SHA-256 digest of every 256 KiB of its stored bytes (1/8192 of them)
+    for as long as the Reader lives, and each of its readers a 256 KiB
+    buffer. A section remembered as damaged costs a few words, and each
+    read of it reads the stored bytes the failed decode read again (not
+    decoding them) to see whether they changed.
 
 The Writer's memory is bounded by WithMemoryLimit + (2·WithConcurrency+1)
 · WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or

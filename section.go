@@ -123,6 +123,13 @@ func (s *Section) Verify() error {
 // Data reads the whole section, decompressed and verified. The buffer grows
 // with the bytes actually decoded: a header that lies about USize cannot
 // make it allocate more than the stream really holds.
+//
+// A section whose content fails (a corrupt stream, a wrong size or
+// checksum) is remembered as damaged, with the CRC-32C of the stored bytes
+// the failed decode read: Data, AppendData, Open, Verify and OpenVerified
+// then return the same error at once, reading those stored bytes again but
+// not decoding them, until they change. An error of the io.ReaderAt
+// itself is not remembered.
 func (s *Section) Data() ([]byte, error) { return s.AppendData(nil) }
 
 // AppendData appends the section's decompressed, verified bytes to dst and

@@ -33,17 +33,60 @@
 // so reading all objects in any order costs about one decompression per
 // section. A package written by this package also holds the CRC-32C of
 // each object (SectionDigests, 4 bytes per object): reading an object then
-// decodes its section only up to the object's end, checks the object
-// against its digest, and keeps the decoder in the cache, so a later read
-// further into the section continues it. Without usable digests (packages
-// of other writers, and those edited by tools that do not know them) the
-// whole section is decoded and its checksum checked first; so it is for
-// an object that spans sections. With WithTrustedKeys, every stored byte
-// is checked against the signature before it is decoded, and no digest is
-// needed. Reading sections in order, a Package decodes the next section in
-// the background (see ObjectReader). Start is a 0-based section-table index, as the reference SDK
-// writes it (the spec's "1-indexed" remark is not followed by any
-// implementation); sections are located by type.
+// decodes its section only up to the object's end, reading the stored
+// bytes only up to there too, checks the object against its digest, and
+// keeps the decoder in the cache, so a later read further into the section
+// continues it. Without usable digests (packages of other writers, and
+// those edited by tools that do not know them) the whole section is
+// decoded and its checksum checked first; so it is for an object that
+// spans sections. With WithTrustedKeys, every stored byte is checked
+// against the signature before it is decoded, and no digest is needed.
+// Reading sections in order, a Package decodes the next section in the
+// background (see ObjectReader). Start is a 0-based section-table index,
+// as the reference SDK writes it (the spec's "1-indexed" remark is not
+// followed by any implementation); sections are located by type.
+//
+// # Verification
+//
+// Every byte a Package returns (through the fs.FS, OpenObject, ReadObject
+// and Unpack alike) was checked before it is returned, on every read, by
+// one of three checks:
+//
+//   - the signature, in a package opened WithTrustedKeys: every stored
+//     byte is compared with the signed SHA-256 digests of its 64 KiB
+//     chunk before it is decoded, so whatever decodes from them is what
+//     the signer wrote;
+//   - the object's digest (SectionDigests), for an object that lies in
+//     one section of a package with usable digests: the object is
+//     decoded (its section up to its end; from a section too large for
+//     the cache, the object alone if it fits a quarter of the cache) and
+//     its CRC-32C compared before any of its bytes is handed out, again
+//     at every load of its section: bytes read again after an eviction
+//     are checked again;
+//   - the section's checksum, for everything else (packages without
+//     digests, objects that span sections, large objects in sections too
+//     large for the cache): the section is decoded whole and checked
+//     before any of its bytes is handed out, in the cache when it fits a
+//     quarter of it, else by bpx.Section.OpenVerified, which decodes it
+//     whole once and then streams it from stored bytes checked against
+//     SHA-256 digests of their 256 KiB chunks.
+//
+// A failed check is an error matching bpx.ErrChecksum or bpx.ErrFormat
+// for the object that met it, never bytes. A section whose content failed
+// is remembered as damaged while its stored bytes stay the same (see
+// bpx.Section.Data), so a loader asking for each of its objects gets each
+// error at once. Checksums and digests catch damage and broken servers;
+// someone who can write the file can also write checksums that match it:
+// only a signature says who wrote the bytes (see Signing).
+//
+// What one read costs: with digests, the stored bytes of the object's
+// section up to the object's end, read and decoded (over HTTP, from the
+// section's start to the object's end, in 64 KiB blocks, less what an
+// earlier read of the section already decoded); without them, or for an
+// object that spans sections, each whole section it touches. A section
+// too large for the cache costs the same from a decoder of it left by an
+// earlier read before the object (else from its start), and, read through
+// OpenVerified, once more whole at its first read.
 //
 // # Writing
 //
@@ -165,26 +208,32 @@
 //   - An object's Start, Offset and Size are checked against the sections
 //     before any byte is read (ErrObjectRange): no silent truncation and no
 //     endless loop, where the reference SDK has both.
-//   - Section cache: at most WithCacheSize bytes (default DefaultCacheSize)
-//     plus the sections readers are using. A compressed section larger than
-//     a quarter of the cache is streamed, never held whole (up to 4 idle
-//     decoders are kept so that objects read in order decode it once); a
-//     raw one is read in place, and its checksum is then not verified on
-//     read ("bpx verify" checks every section).
+//   - Section cache: at most WithCacheSize bytes (default
+//     DefaultCacheSize), each entry counted with everything it holds: its
+//     buffer, the decoder of a section decoded in part (for xz, the
+//     stored bytes read so far and about 32 KiB of state) and 1 KiB; the
+//     buffers it keeps for reuse count too. Entries in use by readers
+//     stay until they are done, beyond the budget. A section larger than
+//     a quarter of the cache is never held whole: an object of it is
+//     read alone (in the cache, if it fits a quarter of it), or the
+//     section is streamed (up to 4 idle decoders are kept so that
+//     objects read in order decode it once, each holding an xz
+//     dictionary; see package bpx's limits), through
+//     bpx.Section.OpenVerified where it must be checked whole, which
+//     keeps 32 bytes per 256 KiB of its stored bytes.
 //   - Reading sections in order, a Package decodes the next sections in
 //     the background: at most GOMAXPROCS goroutines per Package, one
 //     section each, only for sections the cache takes, counted in its
 //     budget from the start, and only when evicting sections nobody is
 //     reading makes room. Close waits for them. Their errors reach only a
 //     reader of that section.
-//   - A section decoded in part keeps its decoder (for xz, its stored
-//     bytes and about 30 KB of state) in the cache entry until it is
-//     decoded whole or evicted; its buffer counts in the budget from the
-//     start. Bytes of it are returned only within an object that matched
-//     its digest; damage later in the section is found when a reader gets
-//     there (ErrChecksum or bpx.ErrFormat for that object), or by
-//     VerifySection and "bpx verify", which check every section whole and
-//     every digest.
+//   - Object digests: 8 bytes per object once the first read uses them,
+//     besides the section that holds them (4 bytes per object). Bytes of
+//     a section decoded in part are returned only within an object that
+//     matched its digest; damage later in the section is found when a
+//     reader gets there (ErrChecksum or bpx.ErrFormat for that object),
+//     or by VerifySection and "bpx verify", which check every section
+//     whole and every digest.
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Objects may share bytes (Writer.AddFS and Editor.AddFS store
 //     identical files once),

@@ -126,12 +126,14 @@ func (p *Package) nextAhead(sec int) (int, int64, loader) {
 // io.ReaderAt and io.Closer. ReadAt may be called concurrently; Read and
 // Seek share a position and must not be.
 //
-// Bytes of compressed sections and of raw sections up to a quarter of the
-// cache size come from the Package's section cache, so each section is read,
-// decompressed and verified once for all objects in it. Large raw sections are read in place
-// without checksum verification (Package.Verify checks them). Compressed
-// sections too large for the cache are decoded sequentially: reading
-// backwards in them restarts the decoder.
+// Every byte it returns was verified first (see Verification in the
+// package documentation). Bytes of sections up to a quarter of the cache
+// size come from the Package's section cache, so each section is read,
+// decompressed and verified once for all objects in it. Of a section too
+// large for the cache, an object that can be checked on its own and fits
+// a quarter of the cache is read whole into the cache; otherwise the
+// section is decoded sequentially: reading backwards in it restarts the
+// decoder.
 //
 // Reading sections in order, a Package decodes the next sections in the
 // background: once readers have needed two sections in a row that each
