@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -144,58 +145,117 @@ func (p *Package) checkDigest(i int, b []byte, gen uint64) error {
 
 // VerifySection decodes data section i whole, checking its checksum, and
 // checks the digest of every object that lies in it alone (the objects a
-// reader may take from a section decoded only in part). Objects that span
-// sections are checked by their sections' checksums only. Identical
-// objects are checked once; objects that overlap each other are checked
-// up to 16 times the section's size in all (a hostile table can make
-// many), beyond which VerifySection reports them unchecked, as an error
-// matching ErrObjectRange.
+// reader may take from a section decoded only in part, or read alone from
+// a section too large for the cache). A section too large for the cache
+// is streamed, never held whole. Objects that span sections are checked by
+// their sections' checksums only. Identical objects are checked once;
+// objects that overlap each other are checked up to 16 times the
+// section's size in all (a hostile table can make many), beyond which
+// VerifySection reports them unchecked, as an error matching
+// ErrObjectRange.
 func (p *Package) VerifySection(i int) error {
 	if i < 0 || i >= len(p.Reader.Sections) {
 		return fmt.Errorf("pack: section index %d out of range [0, %d)", i, len(p.Reader.Sections))
 	}
 	s := p.Reader.Sections[i]
-	if s.Type != p.dataTyp || p.digests() == nil || p.accessMode(s) != accessCached {
+	if s.Type != p.dataTyp || p.digests() == nil {
 		return s.Verify() // no object is read from it in part
-
 	}
-	data, err := s.Data()
-	if err != nil {
-		return err
-	}
-	type span struct{ obj, off, n uint64 }
+	size := p.secSize[i]
 	var spans []span
 	for j := range p.objects {
 		o := &p.objects[j]
-		if o.Size == 0 || o.Start != uint32(i) || p.objErr[j] != nil || uint64(o.Offset) >= uint64(len(data)) {
+		if o.Size == 0 || o.Start != uint32(i) || p.objErr[j] != nil || uint64(o.Offset) >= size {
 			continue
 		}
-		if uint64(len(data))-uint64(o.Offset) >= o.Size {
+		if size-uint64(o.Offset) >= o.Size {
 			spans = append(spans, span{uint64(j), uint64(o.Offset), o.Size})
 		}
 	}
 	slices.SortFunc(spans, func(a, b span) int {
 		return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.n, b.n), cmp.Compare(a.obj, b.obj))
 	})
-	budget := 16 * max(uint64(len(data)), 1<<20)
-	var last span
-	var lastSum uint32
-	for k, sp := range spans {
-		want := p.dig.sums[sp.obj]
-		if k > 0 && sp.off == last.off && sp.n == last.n {
-			if want != lastSum {
-				return p.objectError(&p.objects[sp.obj], fmt.Sprintf("CRC-32C %#08x, digest %#08x", lastSum, want), bpx.ErrChecksum)
-			}
-			continue
+	c := spanCheck{p: p, sec: i, spans: spans, budget: 16 * max(size, 1<<20)}
+	if p.accessMode(s) == accessCached {
+		data, err := s.Data()
+		if err != nil {
+			return err
 		}
-		if sp.n > budget {
-			return p.objectError(&p.objects[sp.obj], fmt.Sprintf("not checked: the objects of section %d overlap more than 16 times its size", i), ErrObjectRange)
+		return c.feed(0, data)
+	}
+	rc, err := s.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	buf := make([]byte, 256<<10)
+	for pos := uint64(0); ; {
+		k, err := rc.Read(buf)
+		if cerr := c.feed(pos, buf[:k]); cerr != nil {
+			return cerr
 		}
-		budget -= sp.n
-		last, lastSum = sp, objectDigest(data[sp.off:sp.off+sp.n])
-		if lastSum != want {
-			return p.objectError(&p.objects[sp.obj], fmt.Sprintf("CRC-32C %#08x, digest %#08x", lastSum, want), bpx.ErrChecksum)
+		pos += uint64(k)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
+}
+
+// span is the bytes of object obj in its section.
+type span struct{ obj, off, n uint64 }
+
+// spanCheck computes the CRC-32C of spans, sorted by offset, over a
+// section's bytes fed in order, and compares each with its object's
+// digest as it ends.
+type spanCheck struct {
+	p      *Package
+	sec    int
+	spans  []span
+	next   int // the first span not started
+	active []activeSpan
+	budget uint64 // bytes still to hash
+}
+
+type activeSpan struct {
+	span
+	crc  uint32
+	same []uint64 // objects of the same bytes, checked with it
+}
+
+// feed takes the section's bytes b at offset pos.
+func (c *spanCheck) feed(pos uint64, b []byte) error {
+	end := pos + uint64(len(b))
+	for ; c.next < len(c.spans) && c.spans[c.next].off < end; c.next++ {
+		sp := c.spans[c.next]
+		if n := len(c.active); n > 0 && c.active[n-1].off == sp.off && c.active[n-1].n == sp.n {
+			c.active[n-1].same = append(c.active[n-1].same, sp.obj)
+			continue
+		}
+		if sp.n > c.budget {
+			return c.p.objectError(&c.p.objects[sp.obj], fmt.Sprintf("not checked: the objects of section %d overlap more than 16 times its size", c.sec), ErrObjectRange)
+		}
+		c.budget -= sp.n
+		c.active = append(c.active, activeSpan{span: sp})
+	}
+	kept := c.active[:0]
+	for _, a := range c.active {
+		lo, hi := max(a.off, pos), min(a.off+a.n, end)
+		if lo < hi {
+			a.crc = crc32.Update(a.crc, castagnoli, b[lo-pos:hi-pos])
+		}
+		if a.off+a.n > end {
+			kept = append(kept, a)
+			continue
+		}
+		for _, obj := range append(a.same, a.obj) {
+			if want := c.p.dig.sums[obj]; a.crc != want {
+				return c.p.objectError(&c.p.objects[obj], fmt.Sprintf("CRC-32C %#08x, digest %#08x", a.crc, want), bpx.ErrChecksum)
+			}
+		}
+	}
+	c.active = kept
 	return nil
 }

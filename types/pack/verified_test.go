@@ -335,3 +335,36 @@ func TestDamagedSectionRemembered(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifySectionStreamedDigests: VerifySection checks the digests of
+// the objects of a section too large for the cache, which readers check
+// on their own: a wrong digest under a right section checksum fails both.
+func TestVerifySectionStreamedDigests(t *testing.T) {
+	m, _ := sourceTree(3000)
+	good := pkgBytes(t, m, WithCompression(bpx.CompressNone), WithChecksum(bpx.ChecksumNone))
+	opt := WithCacheSize(2 << 20)
+	p := openBytes(t, good, opt)
+	sec := busiestSection(p)
+	s := p.Reader.Sections[sec]
+	if p.accessMode(s) == accessCached {
+		t.Fatal("section cached: the test needs it streamed")
+	}
+	if err := p.VerifySection(sec); err != nil {
+		t.Fatal(err)
+	}
+	var victim Object
+	for _, o := range p.Objects() {
+		if int(o.Start) == sec && uint64(o.Offset)+o.Size < uint64(s.USize)/2 {
+			victim = o
+		}
+	}
+	bad := bytes.Clone(good)
+	bad[s.Pointer+uint64(victim.Offset)] ^= 0x20 // no section checksum to fail
+	p = openBytes(t, bad, opt)
+	if err := p.VerifySection(sec); !errors.Is(err, bpx.ErrChecksum) {
+		t.Fatalf("VerifySection: %v", err)
+	}
+	if _, err := p.ReadObject(victim.Index); !errors.Is(err, bpx.ErrChecksum) {
+		t.Fatalf("ReadObject: %v", err)
+	}
+}
