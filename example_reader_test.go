@@ -2,6 +2,8 @@ package bpx_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -68,4 +70,48 @@ func ExampleSection_Open() {
 	n, err := io.Copy(io.Discard, rc)
 	fmt.Println(n, err)
 	// Output: 12 <nil>
+}
+
+// ExampleSection_OpenVerified streams a section to a consumer that may
+// stop early, such as an image decoder that stops at its end marker: it
+// never sees a byte the section's checksum did not cover. Here the
+// stored checksum is wrong, so no byte comes out at all, where Open's
+// reader would hand out the data and report the mismatch only at EOF.
+func ExampleSection_OpenVerified() {
+	var file bytes.Buffer
+	w := bpx.NewWriter(&file)
+	sw, _ := w.CreateSection(1, bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumWeak})
+	io.WriteString(sw, "GIF89a... the rest of an image")
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	b := file.Bytes()
+	r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	rc, err := r.Sections[0].OpenVerified()
+	if err != nil {
+		log.Fatal(err)
+	}
+	head := make([]byte, 6)
+	_, err = io.ReadFull(rc, head)
+	rc.Close()
+	fmt.Printf("%q %v\n", head, err)
+
+	// The same file with a wrong checksum in the section's header.
+	h := r.Sections[0].SectionHeader
+	h.Checksum++
+	hb := h.Marshal()
+	copy(b[bpx.MainHeaderSize:], hb[:])
+	binary.LittleEndian.PutUint32(b[4:], bpx.HeaderChecksum(b, b[bpx.MainHeaderSize:bpx.MainHeaderSize+bpx.SectionHeaderSize]))
+	r, err = bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = r.Sections[0].OpenVerified()
+	fmt.Println(errors.Is(err, bpx.ErrChecksum))
+	// Output:
+	// "GIF89a" <nil>
+	// true
 }
