@@ -252,7 +252,9 @@ func TestCacheRecyclesBuffers(t *testing.T) {
 		m["f"+strconv.Itoa(i)] = &fstest.MapFile{Data: bytes.Repeat([]byte(strconv.Itoa(i*7919)), 40+i%300)}
 	}
 	b := pkgBytes(t, m, WithCompression(bpx.CompressZlib), WithSectionSize(8192))
-	p := openBytes(t, b, WithCacheSize(4*8192+4096))
+	// Room for about four sections decoded in part, each counted with its
+	// decoder (about 80 KiB for zlib).
+	p := openBytes(t, b, WithCacheSize(4*(8192+90<<10)))
 	names := treeNames(m)
 	var wg sync.WaitGroup
 	for w := range 4 {
