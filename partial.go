@@ -69,7 +69,12 @@ func (p *Partial) init(s *Section, off int64) error {
 	if err := p.sr.initFrom(s, s.rd.r, off); err != nil {
 		return err
 	}
-	p.flat, _ = p.sr.dec.(*flatXZDecoder)
+	if p.flat, _ = p.sr.dec.(*flatXZDecoder); p.flat != nil {
+		// Decoding in steps reads its input as it goes and writes into
+		// the caller's buffer: the whole-section buffers a pooled
+		// decoder may hold would only be held, and counted, idle.
+		p.flat.in, p.flat.out = nil, nil
+	}
 	return nil
 }
 

@@ -116,6 +116,7 @@ func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, erro
 		}
 		return e, nil
 	}
+	c.makeRoom(size)
 	e, buf := c.add(idx)
 	e.pins = 1
 	c.noteLoad(idx, size, ahead)
@@ -198,6 +199,7 @@ func (c *cache) getPartial(idx int, size, need int64, open opener, ahead bool) (
 		}
 		return e, data, nil
 	}
+	c.makeRoom(size)
 	e, buf := c.add(idx)
 	e.pins = 1
 	c.noteLoad(idx, size, ahead)
@@ -267,6 +269,20 @@ func (c *cache) recharge(e *centry) {
 	}
 	c.used += n - e.charge
 	e.charge = n
+}
+
+// makeRoom evicts the least recently used entries until a load of size
+// bytes fits in the budget, before it starts: the buffer of an entry
+// evicted then is free for the load to reuse (fresh memory is expensive),
+// where evicting after the load, with the new entry counted, would leave
+// no room to keep it. c.mu is held.
+func (c *cache) makeRoom(size int64) {
+	for c.used+c.aheadRes+size+entryOverhead > c.max && c.lru.Len() > 0 {
+		if len(c.free) > 0 && int64(cap(c.free[len(c.free)-1])) >= size {
+			return // the load takes it
+		}
+		c.evict(c.lru.Back().Value.(*centry))
+	}
 }
 
 // trim drops free buffers, then evicts the least recently used entries,
