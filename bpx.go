@@ -190,8 +190,8 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 	if err := readFullAt(r, hb[:n], 0); err != nil {
 		return &FormatError{Offset: 0, Section: -1, What: "reading main header", Err: err}
 	}
-	if [3]byte(hb[0:3]) != Signature {
-		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("bad signature %q", hb[0:3])}
+	if [3]byte(hb[0:3]) != Magic {
+		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("bad magic %q, not \"BPX\": not a BPX file", hb[0:3])}
 	}
 	version := binary.LittleEndian.Uint32(hb[20:])
 	if version == 0 && !rd.cfg.anyVersion {

@@ -13,7 +13,7 @@ import (
 // them too.
 var (
 	// ErrFormat is returned when the input is not a well-formed BPX
-	// container: bad signature, truncated header or table, a section that
+	// container: bad magic, truncated header or table, a section that
 	// points outside the file, a stream that decodes to the wrong size.
 	ErrFormat = bpxerr.ErrFormat
 

@@ -1,7 +1,9 @@
 package bpx_test
 
 import (
+	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gobpx/bpx"
@@ -34,5 +36,22 @@ func TestSentinelsShared(t *testing.T) {
 	}
 	if (&bpx.FormatError{}).Is(bpxerr.ErrFormat) != true {
 		t.Error("*bpx.FormatError does not match bpxerr.ErrFormat")
+	}
+}
+
+// TestBadMagicNotSignature: issue 31 item 6. A file that is not BPX is
+// refused for its magic, in words that cannot be read as a failed
+// cryptographic signature (bpx.ErrSignature).
+func TestBadMagicNotSignature(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 64)...)
+	_, err := bpx.NewReader(bytes.NewReader(png), int64(len(png)))
+	if !errors.Is(err, bpx.ErrFormat) || errors.Is(err, bpx.ErrSignature) {
+		t.Fatalf("%v", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "bad magic") || strings.Contains(msg, "signature") {
+		t.Fatalf("message %q", msg)
+	}
+	if string(bpx.Magic[:]) != "BPX" || bpx.Signature != bpx.Magic {
+		t.Fatal("Magic")
 	}
 }

@@ -15,8 +15,16 @@ const (
 	CurrentVersion = Version2
 )
 
-// Signature is the three bytes every BPX file starts with.
-var Signature = [3]byte{'B', 'P', 'X'}
+// Magic is the three bytes every BPX file starts with ("BPX"), which the
+// specification calls the signature. It has nothing to do with signing
+// (package sign, ErrSignature).
+var Magic = [3]byte{'B', 'P', 'X'}
+
+// Signature is the old name of Magic.
+//
+// Deprecated: use Magic; "signature" now means a cryptographic signature
+// only (package sign, ErrSignature).
+var Signature = Magic
 
 // Well-known BPX type bytes (MainHeader.Type).
 const (
@@ -78,7 +86,7 @@ func (h *SectionHeader) StoredSize() uint32 {
 // Marshal encodes the main header into its 40-byte form.
 func (h *MainHeader) Marshal() [MainHeaderSize]byte {
 	var b [MainHeaderSize]byte
-	copy(b[0:3], Signature[:])
+	copy(b[0:3], Magic[:])
 	b[3] = h.Type
 	binary.LittleEndian.PutUint32(b[4:], h.Checksum)
 	binary.LittleEndian.PutUint64(b[8:], h.FileSize)

@@ -31,8 +31,8 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 	if err := readFull(r, hb[:], 0); err != nil {
 		return nil, err
 	}
-	if [3]byte(hb[:3]) != bpx.Signature {
-		return nil, bpx.NewFormatError(0, "bad signature %q", hb[:3])
+	if [3]byte(hb[:3]) != bpx.Magic {
+		return nil, bpx.NewFormatError(0, "bad magic %q, not \"BPX\": not a BPX file", hb[:3])
 	}
 	main := bpx.UnmarshalMainHeader(hb[:])
 	if main.Version != bpx.Version1 && main.Version != bpx.Version2 {

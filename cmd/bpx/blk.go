@@ -153,7 +153,7 @@ func writeOutput(e *env, name string, data []byte) error {
 func (in *blkInput) read(name string, data []byte) (*blk.Block, error) {
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")), " \t\r\n")
 	switch {
-	case bytes.HasPrefix(data, bpx.Signature[:]):
+	case bytes.HasPrefix(data, bpx.Magic[:]):
 		return blk.ReadBPX(bytes.NewReader(data), int64(len(data)))
 	case len(data) > 0 && data[0] <= byte(blk.KindSlimZstdDict):
 		d, err := in.decoder(name, blk.Kind(data[0]))

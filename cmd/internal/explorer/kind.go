@@ -71,7 +71,7 @@ func (s *Server) detect(r *http.Request, sub *subject) (string, map[string]any, 
 	if err != nil {
 		return "hex", nil, err
 	}
-	if bytes.HasPrefix(head, bpx.Signature[:]) {
+	if bytes.HasPrefix(head, bpx.Magic[:]) {
 		return "hex", nil, fmt.Errorf("%s: not a readable BPX file: %w", sub.name, sub.rdErr)
 	}
 	ext := strings.ToLower(path.Ext(sub.name))
