@@ -117,6 +117,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -143,7 +144,8 @@ type ReadCloser struct {
 // Close closes the underlying file. Sections must not be read afterwards.
 func (rc *ReadCloser) Close() error { return rc.f.Close() }
 
-// OpenReader opens the named BPX file and reads its header and section table.
+// OpenReader opens the named BPX file and reads its header and section
+// table. Its errors name the file, as os.Open's do (an *fs.PathError).
 func OpenReader(name string, opts ...Option) (*ReadCloser, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -157,7 +159,7 @@ func OpenReader(name string, opts ...Option) (*ReadCloser, error) {
 	rc := &ReadCloser{f: f}
 	if err := rc.init(f, fi.Size(), opts); err != nil {
 		f.Close()
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return rc, nil
 }
@@ -191,7 +193,7 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 		return &FormatError{Offset: 0, Section: -1, What: "reading main header", Err: err}
 	}
 	if [3]byte(hb[0:3]) != Magic {
-		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("bad magic %q, not \"BPX\": not a BPX file", hb[0:3])}
+		return &FormatError{Offset: 0, Section: -1, What: fmt.Sprintf("bad magic %q (not a BPX file)", hb[0:3])}
 	}
 	version := binary.LittleEndian.Uint32(hb[20:])
 	if version == 0 && !rd.cfg.anyVersion {

@@ -91,6 +91,7 @@ type readTrap struct {
 	base   int64 // the offset in r of the section's stored bytes
 	end    int64 // the end of the furthest read
 	failed bool
+	err    error         // the first error of r
 	reads  *atomic.Int64 // counts the decodes that read at least once
 }
 
@@ -101,8 +102,8 @@ func (t *readTrap) ReadAt(p []byte, off int64) (int, error) {
 	}
 	n, err := t.r.ReadAt(p, off)
 	t.end = max(t.end, off+int64(n))
-	if err != nil && (err != io.EOF || n < len(p)) {
-		t.failed = true
+	if err != nil && (err != io.EOF || n < len(p)) && !t.failed {
+		t.failed, t.err = true, err
 	}
 	return n, err
 }

@@ -103,8 +103,14 @@ func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error
 	return nil
 }
 
-// codecError turns a decoder error into a positioned error.
+// codecError turns a decoder error into a positioned error. An error of
+// the source itself (a network error, a chunk that fails its signature)
+// is returned as the source gave it: it is no fault of the stream, nor a
+// format error.
 func (sr *sectionReader) codecError(err error) error {
+	if sr.trap.failed && sr.trap.err != io.EOF && sr.trap.err != io.ErrUnexpectedEOF {
+		return sr.trap.err
+	}
 	what := "zlib stream"
 	if sr.s.Flags&FlagXZ != 0 {
 		what = "xz stream"

@@ -1,23 +1,29 @@
 package sign
 
-import (
-	"fmt"
-
-	"github.com/gobpx/bpx"
-)
+import "github.com/gobpx/bpx"
 
 // The ways a file fails Open; each matches bpx.ErrSignature.
 var (
 	// ErrUnsigned: the file has no signature section (its last section is
 	// of another type).
-	ErrUnsigned = fmt.Errorf("sign: the file is not signed: %w", bpx.ErrSignature)
+	ErrUnsigned error = &sigError{"sign: the file is not signed"}
 
 	// ErrUntrusted: no signature of the file is by a trusted key that
 	// verifies.
-	ErrUntrusted = fmt.Errorf("sign: the file is signed by no trusted key: %w", bpx.ErrSignature)
+	ErrUntrusted error = &sigError{"sign: the file is signed by no trusted key"}
 
 	// ErrTampered: the file does not match the manifest its signatures
 	// sign (its header, its section table, its length or the bytes of a
 	// chunk), or the signature section is malformed.
-	ErrTampered = fmt.Errorf("sign: the file does not match its signature: %w", bpx.ErrSignature)
+	ErrTampered error = &sigError{"sign: the file does not match its signature"}
 )
+
+// sigError is a failure of the signature check that says what failed in
+// its own words and matches bpx.ErrSignature, without repeating that
+// error's text after its own.
+type sigError struct{ msg string }
+
+func (e *sigError) Error() string { return e.msg }
+
+// Is reports whether target is bpx.ErrSignature.
+func (e *sigError) Is(target error) bool { return target == bpx.ErrSignature }

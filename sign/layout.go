@@ -32,7 +32,7 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 		return nil, err
 	}
 	if [3]byte(hb[:3]) != bpx.Magic {
-		return nil, bpx.NewFormatError(0, "bad magic %q, not \"BPX\": not a BPX file", hb[:3])
+		return nil, bpx.NewFormatError(0, "bad magic %q (not a BPX file)", hb[:3])
 	}
 	main := bpx.UnmarshalMainHeader(hb[:])
 	if main.Version != bpx.Version1 && main.Version != bpx.Version2 {

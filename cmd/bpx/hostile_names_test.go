@@ -305,7 +305,7 @@ func TestVerifyInfoHostileNames(t *testing.T) {
 
 	r := runBPX(t, nil, "verify", "-q", evil)
 	// The name with ".." is refused for extraction: one problem.
-	if r.Code != exitFail || r.Stdout != shown+": FAILED (1 problems)\n" || !strings.HasPrefix(r.Stderr, shown+": ") || !strings.Contains(r.Stderr, `../up\x1b[2J`) {
+	if r.Code != exitFail || r.Stdout != shown+": FAILED (1 problem)\n" || !strings.HasPrefix(r.Stderr, shown+": ") || !strings.Contains(r.Stderr, `../up\x1b[2J`) {
 		t.Errorf("verify: %+v", r)
 	}
 	checkTerminalSafe(t, "verify", r.Stdout+r.Stderr)

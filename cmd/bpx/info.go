@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 
 	"github.com/gobpx/bpx"
@@ -40,7 +41,7 @@ func (f *infoFlags) run(e *env, pos []string) int {
 	defer closeInput()
 	r, err := bpx.NewReader(ra, size)
 	if err != nil {
-		return e.fail(err)
+		return e.fail(&fs.PathError{Op: "open", Path: pos[0], Err: err})
 	}
 	sig := describe.InspectSignature(ra, size)
 	if f.json {

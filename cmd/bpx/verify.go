@@ -2,8 +2,10 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/gobpx/bpx"
@@ -38,6 +40,10 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 		problems, sections, signers := verifyFile(e, name, f.quiet, ring)
 		shown := termsafe.Name(name)
 		for _, p := range problems {
+			var pe *fs.PathError
+			if errors.As(p, &pe) && pe.Path == name {
+				p = pe.Err // the line names the file already
+			}
 			fmt.Fprintf(e.Stderr, "%s: %s\n", shown, termsafe.Message(p.Error()))
 		}
 		if sections > bpx.ReferenceMaxSections {
@@ -45,7 +51,7 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 		}
 		if len(problems) > 0 {
 			failed = true
-			fmt.Fprintf(e.Stdout, "%s: FAILED (%d problems)\n", shown, len(problems))
+			fmt.Fprintf(e.Stdout, "%s: FAILED (%s)\n", shown, plural(len(problems), "problem"))
 		} else if ring != nil {
 			fmt.Fprintf(e.Stdout, "%s: ok, signed by %s\n", shown, signerNames(signers))
 		} else {
@@ -144,4 +150,12 @@ func readGaps(v *sign.Verified, r *bpx.Reader) error {
 		done = max(done, sp.end)
 	}
 	return nil
+}
+
+// plural returns "1 problem", "2 problems".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -105,7 +106,9 @@ type Package struct {
 	scans      atomic.Int32 // lookups answered by scanName
 }
 
-// Open opens the package file name. Close the Package when done.
+// Open opens the package file name. Close the Package when done. Its
+// errors name the file, as os.Open's do (an *fs.PathError): a loader
+// opening many packages need not wrap them.
 func Open(name string, opts ...Option) (*Package, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -116,10 +119,10 @@ func Open(name string, opts ...Option) (*Package, error) {
 		f.Close()
 		return nil, err
 	}
-	p, err := NewReader(f, fi.Size(), opts...)
+	p, err := newReader(f, fi.Size(), opts...)
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	p.closer = f
 	return p, nil
@@ -129,7 +132,32 @@ func Open(name string, opts ...Option) (*Package, error) {
 // container's header and section table, the object table and the strings,
 // but no object data; with WithTrustedKeys, first the signature section
 // too, and from then on only bytes that match what the signer signed.
+//
+// Its errors name the file when r does: an *os.File (its Name) or a
+// remote.File (its URL), as an *fs.PathError.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
+	p, err := newReader(r, size, opts...)
+	if err != nil {
+		if name := nameOf(r); name != "" {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return nil, err
+	}
+	return p, nil
+}
+
+// nameOf returns the name of the file r reads, if it tells.
+func nameOf(r io.ReaderAt) string {
+	switch f := r.(type) {
+	case interface{ URL() string }:
+		return f.URL()
+	case interface{ Name() string }:
+		return f.Name()
+	}
+	return ""
+}
+
+func newReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
