@@ -2,12 +2,14 @@ package sign
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -320,6 +322,33 @@ func (v *Verified) VerifyAll() error {
 		}
 	}
 	return forChunks(v.r, v.start, v.end-v.start, uint32(v.chunk), chunkBuffer(uint32(v.chunk)), v.check)
+}
+
+// VerifyGaps reads through v every byte of the file that lies neither in
+// r's main header and section table nor in one of r's sections: a caller
+// that has read every section of r (opened over v) has then had every
+// byte of the file checked against the signature, without reading the
+// sections a second time as VerifyAll does (over HTTP too).
+func (v *Verified) VerifyGaps(r *bpx.Reader) error {
+	type span struct{ off, end int64 }
+	spans := []span{{0, bpx.MainHeaderSize + int64(len(r.Sections))*bpx.SectionHeaderSize}}
+	for _, s := range r.Sections {
+		spans = append(spans, span{int64(s.Pointer), int64(s.Pointer) + int64(s.StoredSize())})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
+	buf := make([]byte, 64<<10)
+	var done int64 // the bytes before done are covered
+	for _, sp := range append(spans, span{v.Size(), v.Size()}) {
+		for done < min(sp.off, v.Size()) {
+			n := min(int64(len(buf)), sp.off-done)
+			if _, err := v.ReadAt(buf[:n], done); err != nil {
+				return err
+			}
+			done += n
+		}
+		done = max(done, sp.end)
+	}
+	return nil
 }
 
 // Signature is one signature of a file, as Inspect finds it.

@@ -19,7 +19,7 @@ func verifyPackage(r *bpx.Reader) error {
 	if err != nil {
 		return err
 	}
-	return p.Verify()
+	return p.VerifyStructure()
 }
 
 // openObject opens the object named path of the package file name; closing

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
-	"slices"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
@@ -121,35 +119,11 @@ func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error
 	// what lies outside them is read through v now. (v.VerifyAll would
 	// read the whole file a second time, over HTTP too.)
 	if len(problems) == 0 {
-		if err := readGaps(v, r.Reader); err != nil {
+		if err := v.VerifyGaps(r.Reader); err != nil {
 			problems = append(problems, err)
 		}
 	}
 	return problems, len(r.Sections), v.Signers()
-}
-
-// readGaps reads through v the bytes of the file r (read through v) that
-// are neither its main header and section table nor in a section.
-func readGaps(v *sign.Verified, r *bpx.Reader) error {
-	type span struct{ off, end int64 }
-	spans := []span{{0, bpx.MainHeaderSize + int64(len(r.Sections))*bpx.SectionHeaderSize}}
-	for _, s := range r.Sections {
-		spans = append(spans, span{int64(s.Pointer), int64(s.Pointer) + int64(s.StoredSize())})
-	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
-	buf := make([]byte, 64<<10)
-	var done int64 // the bytes before done are covered
-	for _, sp := range append(spans, span{v.Size(), v.Size()}) {
-		for done < min(sp.off, v.Size()) {
-			n := min(int64(len(buf)), sp.off-done)
-			if _, err := v.ReadAt(buf[:n], done); err != nil {
-				return err
-			}
-			done += n
-		}
-		done = max(done, sp.end)
-	}
-	return nil
 }
 
 // plural returns "1 problem", "2 problems".

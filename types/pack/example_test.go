@@ -2,6 +2,7 @@ package pack_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -128,4 +129,43 @@ func ExampleNewEditor() {
 	// maps/a.map: new map
 	// readme.txt: hi
 	// [{maps/a.map modified} {old/x removed}]
+}
+
+// ExamplePackage_VerifyAll checks a whole package before a launcher
+// installs it, as "bpx verify" does: every section, every object's
+// digest, the structure.
+func ExamplePackage_VerifyAll() {
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf)
+	if err := w.AddFS(fstest.MapFS{
+		"maps/e1m1.txt": {Data: []byte("a map")},
+		"sounds/door":   {Data: []byte("creak")},
+	}); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	b := buf.Bytes()
+	p, err := pack.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("as written:", p.VerifyAll())
+
+	// One byte of the digest section changed: readers ignore the
+	// digests (and check whole sections), the structure is intact, but
+	// the package is not as written.
+	ds := p.Reader.FindSection(pack.SectionDigests)
+	b[ds.Pointer+uint64(ds.StoredSize())-1] ^= 1
+	p, err = pack.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("structure:", p.VerifyStructure())
+	fmt.Println("all:", errors.Is(p.VerifyAll(), bpx.ErrChecksum))
+	// Output:
+	// as written: <nil>
+	// structure: <nil>
+	// all: true
 }

@@ -93,6 +93,7 @@ type Package struct {
 	streams  streamPool
 	closer   io.Closer
 	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
+	verified *sign.Verified   // what it reads through, with WithTrustedKeys
 	dig      digestState      // the object digests (SectionDigests)
 	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
 
@@ -181,6 +182,7 @@ func newReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 		return nil, err
 	}
 	p.signers = signers
+	p.verified, _ = r.(*sign.Verified)
 	return p, nil
 }
 

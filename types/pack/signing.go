@@ -54,7 +54,7 @@ func verifyOpen(r io.ReaderAt, size int64, cfg config) (io.ReaderAt, []sign.Publ
 	}
 	v, err := sign.Open(r, size, cfg.trusted)
 	if err != nil {
-		return nil, nil, fmt.Errorf("pack: %w", err)
+		return nil, nil, err // sign's errors say what failed
 	}
 	return v, v.Signers(), nil
 }

@@ -9,7 +9,49 @@ import (
 // maxVerifyErrors bounds how many object problems Verify reports.
 const maxVerifyErrors = 20
 
-// Verify checks the package's structure without reading object data: every
+// Verify checks the package's structure, as VerifyStructure does.
+//
+// Deprecated: Verify reads no object data, which its name does not say:
+// use VerifyStructure for the structure alone, VerifyAll for every check
+// "bpx verify" makes.
+func (p *Package) Verify() error { return p.VerifyStructure() }
+
+// VerifyAll checks the whole package, as "bpx verify" does: every section
+// decoded and checked against its size and checksum, the digest of every
+// object that can be read on its own (VerifySection), the structure
+// (VerifyStructure) and, for a package opened WithTrustedKeys, every byte
+// of the file against the signature, the bytes between sections too. It
+// reports up to 20 problems joined with errors.Join; nil means a reader
+// can read every object. It reads (and decompresses) the whole file once,
+// keeping no section: memory stays within what reading one section needs.
+func (p *Package) VerifyAll() error {
+	var errs []error
+	for _, s := range p.Reader.Sections {
+		var err error
+		if s.Type == p.dataTyp {
+			err = p.VerifySection(s.Index)
+		} else {
+			err = s.Verify()
+		}
+		if err != nil {
+			if errs = append(errs, err); len(errs) == maxVerifyErrors {
+				return errors.Join(errs...)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if err := p.VerifyStructure(); err != nil {
+		return err
+	}
+	if p.verified != nil {
+		return p.verified.VerifyGaps(p.Reader)
+	}
+	return nil
+}
+
+// VerifyStructure checks the package's structure without reading object data: every
 // object's name can be read, its Start, Offset and Size lie inside a run of
 // data sections (*ObjectError matching ErrObjectRange and bpx.ErrFormat),
 // its name is a valid, unique fs path (*ObjectError matching
@@ -17,7 +59,7 @@ const maxVerifyErrors = 20
 // problems joined with errors.Join. Section checksums and compressed streams
 // are not read: verify those at the container level (every section's
 // Section.Open to EOF).
-func (p *Package) Verify() error {
+func (p *Package) VerifyStructure() error {
 	var errs []error
 	add := func(err error) bool {
 		errs = append(errs, err)
