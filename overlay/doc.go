@@ -44,8 +44,11 @@
 // byte read afterwards, see package sign) and stacks them with
 // RequireSigned: it fails, naming the layer, for any layer that does not
 // implement Signed or names no trusted signer (an unsigned package, one
-// opened without trusted keys, a loose folder). FS.Signers tells which
-// keys signed each layer, with New as well.
+// opened without trusted keys, a loose folder). A game that signs nothing
+// of its own and wants every mod signed stacks them with a Policy instead:
+// Policy{Unsigned: 1}.New(base, mods...) takes the base as it is and
+// requires a trusted signer of every layer above it (of Policy.Keys, when
+// given). FS.Signers tells which keys signed each layer, with New as well.
 //
 // # Caching and changing layers
 //

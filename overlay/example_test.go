@@ -2,11 +2,15 @@ package overlay_test
 
 import (
 	"bytes"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/overlay"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -69,4 +73,47 @@ func ExampleNew() {
 	// config.txt: difficulty=hard
 	// levels/1.map: level one
 	// levels/2.map: level two
+}
+
+// ExamplePolicy loads a game's own base package, which it ships unsigned,
+// and a mod that must be signed by a key the game trusts.
+func ExamplePolicy() {
+	modder, err := sign.GenerateKey(rand.Reader, "modder@example.com")
+	if err != nil {
+		log.Fatal(err)
+	}
+	trusted := sign.NewKeyRing(modder.Public())
+
+	base := build([]string{"config.txt", "difficulty=normal", "levels/1.map", "level one"})
+
+	// The modder signs the mod as it is written.
+	var buf bytes.Buffer
+	w := pack.NewWriter(&buf, pack.WithSigningKey(modder))
+	f, err := w.Create("config.txt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprint(f, "difficulty=hard")
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	// The game opens it with its trusted keys: every byte read is checked.
+	mod, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), pack.WithTrustedKeys(trusted))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	game, err := overlay.Policy{Unsigned: 1}.New(base, mod)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, _ := fs.ReadFile(game, "config.txt")
+	fmt.Printf("%s, mod signed by %s\n", b, game.Signers(1)[0].Comment)
+
+	// An unsigned mod is refused.
+	_, err = overlay.Policy{Unsigned: 1}.New(base, build([]string{"config.txt", "difficulty=easy"}))
+	fmt.Println(errors.Is(err, bpx.ErrSignature))
+	// Output:
+	// difficulty=hard, mod signed by modder@example.com
+	// true
 }

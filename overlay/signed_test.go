@@ -101,3 +101,45 @@ func TestRequireSigned(t *testing.T) {
 		t.Errorf("New: signers %v, %v", o.Signers(0), o.Signers(1))
 	}
 }
+
+// TestPolicy: issue 31 item 8. A game that signs nothing of its own loads
+// its base unsigned and requires every mod signed: Policy{Unsigned: 1}.
+// An unsigned mod is refused, naming its layer; with Keys, a mod signed
+// by another trusted key is refused; Unsigned beyond the layers is fine.
+func TestPolicy(t *testing.T) {
+	key := func(seed byte, comment string) *sign.PrivateKey {
+		k, err := sign.GenerateKey(rand.NewChaCha8([32]byte{26, seed}), comment)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	modder, other := key(1, "modder"), key(2, "other")
+	trusted := sign.NewKeyRing(modder.Public(), other.Public())
+	base := signedPackage(t, files("a.txt", "base", "b.txt", "base"), nil, nil)
+	mod := signedPackage(t, files("a.txt", "mod"), modder, trusted)
+	otherMod := signedPackage(t, files("b.txt", "other"), other, trusted)
+	unsignedMod := signedPackage(t, files("b.txt", "unsigned"), nil, nil)
+
+	game, err := overlay.Policy{Unsigned: 1}.New(base, mod, otherMod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := fs.ReadFile(game, "a.txt"); err != nil || string(b) != "mod" {
+		t.Fatalf("a.txt: %q, %v", b, err)
+	}
+	if _, err := overlay.RequireSigned(base, mod); !errors.Is(err, bpx.ErrSignature) || !strings.Contains(err.Error(), "layer 0") {
+		t.Fatalf("RequireSigned with an unsigned base: %v", err)
+	}
+	_, err = overlay.Policy{Unsigned: 1}.New(base, mod, unsignedMod)
+	if !errors.Is(err, bpx.ErrSignature) || !strings.Contains(err.Error(), "layer 2") {
+		t.Fatalf("unsigned mod: %v", err)
+	}
+	_, err = overlay.Policy{Unsigned: 1, Keys: []sign.PublicKey{modder.Public()}}.New(base, mod, otherMod)
+	if !errors.Is(err, bpx.ErrSignature) || !strings.Contains(err.Error(), "layer 2") {
+		t.Fatalf("mod signed by a key the policy does not allow: %v", err)
+	}
+	if _, err := (overlay.Policy{Unsigned: 5}).New(base, unsignedMod); err != nil {
+		t.Fatalf("Unsigned beyond the layers: %v", err)
+	}
+}
