@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,8 +139,19 @@ func TestLsHostileNames(t *testing.T) {
 // exact or as shown on a terminal.
 func checkLongRecords(t *testing.T, where string, r result, end string, exact bool) {
 	t.Helper()
-	records := strings.Split(strings.TrimSuffix(r.Stdout, end), end)
-	if r.Code != exitOK || len(records) != len(hostileNames) || !strings.HasSuffix(r.Stdout, end) {
+	out := r.Stdout
+	if !exact {
+		// A header row names the columns, aligned with them.
+		header, rest, _ := strings.Cut(out, "\n")
+		if want := fmt.Sprintf("%12s %6s %10s  %s", "size", "start", "offset", "name"); header != want {
+			t.Fatalf("%s: header %q, want %q", where, header, want)
+		}
+		out = rest
+	} else if strings.Contains(out, "offset") {
+		t.Fatalf("%s: a header row with -0", where)
+	}
+	records := strings.Split(strings.TrimSuffix(out, end), end)
+	if r.Code != exitOK || len(records) != len(hostileNames) || !strings.HasSuffix(out, end) {
 		t.Fatalf("%s: %+v", where, r)
 	}
 	for i, h := range hostileNames {

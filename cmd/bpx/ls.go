@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io/fs"
 	"strconv"
 
@@ -74,6 +75,9 @@ func (f *lsFlags) run(e *env, pos []string) int {
 		// Lines are appended to one scratch buffer: fmt.Fprintf would
 		// allocate for every argument of every line.
 		var line []byte
+		if !f.zero { // -0 is for programs, which want records only
+			fmt.Fprintf(out, "%12s %6s %10s  %s\n", "size", "start", "offset", "name")
+		}
 		for i, o := range p.Objects() {
 			mark := byte(' ')
 			if bad[i] != "" {

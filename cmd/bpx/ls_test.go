@@ -10,6 +10,7 @@ func TestLsSamples(t *testing.T) {
 	dir := filepath.Join(samplesDir(t), "bpx")
 	r := runBPX(t, nil, "ls", "-l", filepath.Join(dir, "reference-generated", "pkg_small.bpx"))
 	want := "" +
+		"        size  start     offset  name\n" +
 		"          12      2          0  hello.txt\n" +
 		"           0      2         12  dir/empty.bin\n" +
 		"          13      2         12  dir/utf8-你好.txt\n"
