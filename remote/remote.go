@@ -131,6 +131,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -173,7 +174,12 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("remote: GET %s bytes %d-%d: %v", e.URL, e.Off, e.End-1, e.Err)
+	// The cause's own "remote: " is said once, here.
+	msg := fmt.Sprintf("remote: GET %s bytes %d-%d: %s", e.URL, e.Off, e.End-1, strings.TrimPrefix(e.Err.Error(), "remote: "))
+	if errors.Is(e.Err, ErrNoRange) {
+		msg += " (a server without range requests, such as python3 -m http.server, cannot be read in parts: download the file, with curl -O say, and open it locally)"
+	}
+	return msg
 }
 
 // Unwrap returns the cause.

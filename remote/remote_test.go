@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -255,7 +256,10 @@ func TestNoRange(t *testing.T) {
 	if !errors.Is(err, ErrNoRange) {
 		t.Fatalf("Open: %v, want ErrNoRange", err)
 	}
-	mustContain(t, err, s.URL, "bytes 0-262143")
+	mustContain(t, err, s.URL, "bytes 0-262143", "download the file")
+	if n := strings.Count(err.Error(), "remote:"); n != 1 {
+		t.Errorf("%q says remote: %d times", err, n)
+	}
 	if n, _ := s.counts(); n != 1 {
 		t.Errorf("%d requests, want 1 (no retry)", n)
 	}
