@@ -28,7 +28,9 @@ func FuzzReader(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		opts := []Option{WithMaxSectionSize(1 << 20), WithMaxXZDictionary(1 << 20), WithMaxSections(1 << 12)}
+		// Limits small enough for 10,000 executions a minute: every
+		// section is decoded four times.
+		opts := []Option{WithMaxSectionSize(256 << 10), WithMaxXZDictionary(1 << 20), WithMaxSections(64)}
 		r, err := NewReader(bytes.NewReader(b), int64(len(b)), opts...)
 		if err != nil {
 			return
@@ -44,6 +46,16 @@ func FuzzReader(f *testing.F) {
 				if (err == nil) != (err2 == nil) || (err == nil && !bytes.Equal(d, d2)) {
 					t.Fatalf("section %d: Data and Open disagree: %v / %v", s.Index, err, err2)
 				}
+			}
+			// OpenVerified yields what Data does, or nothing.
+			var d3 []byte
+			rc, err3 := s.OpenVerified()
+			if err3 == nil {
+				d3, err3 = io.ReadAll(rc)
+				rc.Close()
+			}
+			if (err == nil) != (err3 == nil) || (err == nil && !bytes.Equal(d, d3)) || (err3 != nil && len(d3) > 0) {
+				t.Fatalf("section %d: Data and OpenVerified disagree: %v / %v (%d bytes)", s.Index, err, err3, len(d3))
 			}
 			if err == nil {
 				good = append(good, d)

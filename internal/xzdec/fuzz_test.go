@@ -41,13 +41,14 @@ func FuzzDecode(f *testing.F) {
 	}
 	enc.Encode(&b, random, 1<<20)
 	f.Add(joinBlocks(f, a.Bytes(), b.Bytes()))
-	var dec Decoder
+	var dec, sdec Decoder
 	var rd Reader
 	f.Fuzz(func(t *testing.T, z []byte) {
 		const limit = 1 << 20
 		rng := rand.New(rand.NewPCG(uint64(crc32.ChecksumIEEE(z)), 0))
 		steppedMatches(t, &dec, "fuzz", z, rng)
 		readerMatches(t, &dec, &rd, "fuzz", z, rng)
+		startReaderMatches(t, &dec, &sdec, z, rng)
 		got, err := dec.Decode(nil, z, limit)
 		if err != nil {
 			return

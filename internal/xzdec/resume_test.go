@@ -337,3 +337,26 @@ func TestStartReader(t *testing.T) {
 		t.Fatalf("read %d of %d stored bytes for 100 decoded bytes", src.n, len(z))
 	}
 }
+
+// startReaderMatches decodes z with StartReader, reading it through
+// random pieces, in random steps: where Decode accepts z, the same bytes
+// (or ErrUnsupported, left to others); where it refuses z, never Done.
+func startReaderMatches(t testing.TB, dec, s *Decoder, z []byte, rng *rand.Rand) {
+	const limit = 1 << 20
+	want, werr := dec.Decode(nil, z, limit)
+	s.StartReader(nil, &chunkReader{z, rng}, limit)
+	var got []byte
+	var err error
+	for n := 0; err == nil && !s.Done(); {
+		n += 1 + rng.IntN(64<<10)
+		got, err = s.DecodeTo(n)
+	}
+	switch {
+	case werr != nil && s.Done():
+		t.Fatalf("Decode refuses (%v), StartReader accepts %d bytes", werr, len(got))
+	case werr == nil && err == nil && !bytes.Equal(got, want):
+		t.Fatalf("StartReader: %d bytes differ from Decode's %d", len(got), len(want))
+	case werr == nil && err != nil && !errors.Is(err, ErrUnsupported):
+		t.Fatalf("Decode accepts %d bytes, StartReader fails: %v", len(want), err)
+	}
+}

@@ -275,10 +275,10 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 }
 
 // packageFile is a package holding the named objects.
-func packageFile(t testing.TB, objs map[string][]byte) []byte {
+func packageFile(t testing.TB, objs map[string][]byte, opts ...pack.WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w := pack.NewWriter(&buf)
+	w := pack.NewWriter(&buf, opts...)
 	if err := w.SetMetadata(sdObject()); err != nil {
 		t.Fatal(err)
 	}
