@@ -283,11 +283,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		return nil
 	}
 	if sg.mode == accessDirect && verified {
-		_, err := s.ReadAt(b, int64(at))
-		if err == io.EOF {
-			err = &bpx.FormatError{Offset: int64(at), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
-		}
-		return err
+		return readRaw(s, b, at)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -318,6 +314,15 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	return nil
 }
 
+// readRaw fills b from the raw section s at offset at, in place.
+func readRaw(s *bpx.Section, b []byte, at uint64) error {
+	_, err := s.ReadAt(b, int64(at))
+	if err == io.EOF {
+		err = &bpx.FormatError{Offset: int64(at), Section: s.Index, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
+	}
+	return err
+}
+
 // objectKey is the cache key of the bytes of object i.
 func objectKey(i int) int { return -1 - i }
 
@@ -336,10 +341,7 @@ func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 		}
 		buf = buf[:n]
 		if !s.Compressed() {
-			if _, err := s.ReadAt(buf, int64(sg.off)); err != nil {
-				if err == io.EOF {
-					err = &bpx.FormatError{Offset: int64(sg.off), Section: sg.sec, What: "section data cut short by the end of the file", Err: io.ErrUnexpectedEOF}
-				}
+			if err := readRaw(s, buf, sg.off); err != nil {
 				return buf[:0], err
 			}
 		} else {
