@@ -17,9 +17,10 @@
 # FUZZ_PARALLEL sets go test's -parallel (fuzzing workers per target).
 #
 # Each line also gives the rate in executions a minute, and a target below
-# 10,000 a minute is marked SLOW (a summary line names them): it explores
-# too little to find anything. A target that ran fewer than 100
-# executions does not run at all, and fails the script.
+# 10,000 a minute is marked SLOW, one below 100 executions DOES NOT RUN,
+# and a summary line names them: such a target explores too little to
+# find anything. Neither fails the script: how fast a target runs depends
+# on the machine and its load (a CI machine's, say).
 #
 # The fuzzer minimizes every new interesting input, for up to
 # FUZZ_MINIMIZE (-fuzzminimizetime: default 100x, a hundred executions;
@@ -79,8 +80,8 @@ for dir in $dirs; do
 		rate=$((execs * 60 / ${secs:-1}))
 		[ "${secs:-0}" -gt 0 ] || rate=0
 		if [ "$status" != FAIL ] && [ "$execs" -lt 100 ]; then
-			status="FAIL (ran $execs executions: the target does not run)"
-			failed=1
+			status="DOES NOT RUN (below 100 executions)"
+			slow="$slow $t"
 		elif [ "$status" != FAIL ] && [ "$rate" -lt "$min_rate" ]; then
 			status="SLOW (below $min_rate/min)"
 			slow="$slow $t"
