@@ -14,7 +14,8 @@ var (
 
 	// ErrTampered: the file does not match the manifest its signatures
 	// sign (its header, its section table, its length or the bytes of a
-	// chunk), or the signature section is malformed.
+	// chunk), the signature section is malformed, or one of its
+	// signatures does not verify (against its own key, trusted or not).
 	ErrTampered error = &sigError{"sign: the file does not match its signature"}
 )
 
@@ -27,3 +28,15 @@ func (e *sigError) Error() string { return e.msg }
 
 // Is reports whether target is bpx.ErrSignature.
 func (e *sigError) Is(target error) bool { return target == bpx.ErrSignature }
+
+// The ways a file's signed Statement fails what the reader requires; each
+// matches bpx.ErrSignature.
+var (
+	// ErrRequirement: the file's Statement does not meet the reader's
+	// Requirement (another name, an older version), or no trusted key
+	// allowed to sign the required name signed it.
+	ErrRequirement error = &sigError{"sign: the file is not what the reader requires"}
+
+	// ErrExpired: the file's Statement expired.
+	ErrExpired error = &sigError{"sign: the file's signature expired"}
+)

@@ -1,177 +1,144 @@
 package sign
 
 import (
-	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gobpx/bpx"
 )
 
-// KeyRing is a set of public keys a reader trusts.
+// KeyRing is a set of public keys a reader trusts, each with what its
+// line allows (see ParseKeyRing), and what the reader requires of the
+// files they sign (see Require).
 type KeyRing struct {
-	keys []PublicKey
+	entries []ringEntry
+	req     Requirement
 }
 
-// NewKeyRing returns a KeyRing of keys.
+// ringEntry is one trusted key and what its line allows.
+type ringEntry struct {
+	key PublicKey
+	// principals is the allowed_signers line's pattern list of the names
+	// the key may sign (see Requirement.Name); "" with listed false for an
+	// authorized_keys line or NewKeyRing: any name.
+	principals  string
+	listed      bool
+	validAfter  uint64 // Unix seconds; 0: not given
+	validBefore uint64
+}
+
+// NewKeyRing returns a KeyRing of keys, each trusted for any name.
 func NewKeyRing(keys ...PublicKey) *KeyRing {
-	return &KeyRing{keys: append([]PublicKey(nil), keys...)}
+	r := &KeyRing{}
+	for _, k := range keys {
+		r.entries = append(r.entries, ringEntry{key: k})
+	}
+	return r
 }
 
 // maxKeyRingFile bounds a trusted-keys file.
 const maxKeyRingFile = 1 << 20
 
-// ParseKeyRing parses a trusted-keys file: one public key per line, as
-// authorized_keys and .pub files hold them ("ssh-ed25519 AAAA...
-// comment"), or as ssh's allowed_signers lines ("principals
-// ssh-ed25519 AAAA... [comment]", where the principals become the
-// comment when there is none; a line whose options keep the key from
-// signing in namespace bpx now (namespaces="..." without it,
-// cert-authority, a valid-before date past or a valid-after date to come)
-// is skipped, as ssh-keygen -Y verify -n bpx skips it). Blank lines and
-// lines starting with # are skipped. Any other line is an error naming its number, matching
-// bpx.ErrFormat (or bpx.ErrUnsupported for a key type other than
-// ssh-ed25519). A file that names no key is an error too: trusting
-// nobody is never what a caller meant.
+// ParseKeyRing parses a trusted-keys file. Its lines are authorized_keys
+// or .pub lines ("ssh-ed25519 AAAA... comment"), which trust a key for
+// any file, or ssh's allowed_signers lines ("principals [options]
+// ssh-ed25519 AAAA... [comment]"), read exactly as ssh-keygen -Y verify
+// reads them: the principals are a pattern list of the names the key may
+// sign (matched against Requirement.Name, as ssh-keygen matches -I; they
+// become the key's comment when it has none); options are
+// cert-authority, namespaces="...", valid-after="..." and
+// valid-before="..." and nothing else. A line whose key may not sign in
+// namespace bpx (namespaces="..." that does not match it, or
+// cert-authority: such a key signs certificates, not files) is skipped, as
+// ssh-keygen skips it; its validity dates are checked at Open. Patterns
+// are ssh's: '*' and '?' globs, '!' to negate, nothing else. Lines of
+// another key type (ssh-rsa, ...) are read and skipped: only ssh-ed25519
+// keys sign BPX files. Blank lines and lines starting with # are skipped.
+// Any other line, and any line ssh-keygen refuses, is an error naming its
+// number and matching bpx.ErrFormat: ssh-keygen would refuse the whole
+// file at that line. A file that names no ssh-ed25519 key is an error
+// too (bpx.ErrUnsupported when it names keys of other types only):
+// trusting nobody is never what a caller meant.
 func ParseKeyRing(data []byte) (*KeyRing, error) {
 	if len(data) > maxKeyRingFile {
 		return nil, fmt.Errorf("sign: trusted keys: %d bytes, more than %d: %w", len(data), maxKeyRingFile, bpx.ErrTooLarge)
 	}
 	r := &KeyRing{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, maxKeyRingFile)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	var others []string
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if t := strings.TrimLeft(line, " \t\r"); t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		k, err := parseKeyLine(line)
-		if err == errNotForBPX {
-			continue
-		}
+		e, other, err := parseKeyLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("sign: trusted keys, line %d: %w", n, err)
+			return nil, fmt.Errorf("sign: trusted keys, line %d: %w", n+1, err)
 		}
-		r.keys = append(r.keys, k)
+		switch {
+		case other != "":
+			if !slices.Contains(others, other) {
+				others = append(others, other)
+			}
+		case e != nil:
+			r.entries = append(r.entries, *e)
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("sign: trusted keys: %v: %w", err, bpx.ErrFormat)
-	}
-	if len(r.keys) == 0 {
+	if len(r.entries) == 0 {
+		if len(others) > 0 {
+			return nil, fmt.Errorf("sign: trusted keys: no ssh-ed25519 key, only %s keys, which sign no BPX file: %w", strings.Join(others, ", "), bpx.ErrUnsupported)
+		}
 		return nil, fmt.Errorf("sign: trusted keys: no key: %w", bpx.ErrFormat)
 	}
 	return r, nil
 }
 
-// parseKeyLine parses an authorized_keys or allowed_signers line.
-func parseKeyLine(line string) (PublicKey, error) {
-	fields := strings.Fields(line)
-	if len(fields) > 0 && isKeyType(fields[0]) {
-		return ParsePublicKey([]byte(line))
-	}
-	// allowed_signers: principals, options, then the key.
-	for i := 1; i < len(fields); i++ {
-		if isKeyType(fields[i]) {
-			if ok, err := optionsAllowBPX(strings.Join(fields[1:i], " "), time.Now()); err != nil || !ok {
-				return PublicKey{}, cmp.Or(err, errNotForBPX)
-			}
-			k, err := ParsePublicKey([]byte(strings.Join(fields[i:], " ")))
-			if err == nil && k.Comment == "" {
-				k.Comment = fields[0]
-			}
-			return k, err
+// parseKeyLine parses an authorized_keys or allowed_signers line. It
+// returns nil for a line whose key may not sign BPX files, and the key's
+// type for a valid key of another type.
+func parseKeyLine(line string) (*ringEntry, string, error) {
+	if f, _, _ := cutSpace(strings.TrimLeft(line, " \t")); isKeyType(f) {
+		k, err := ParsePublicKey([]byte(line))
+		if errors.Is(err, bpx.ErrUnsupported) {
+			return nil, f, nil
 		}
+		if err != nil {
+			return nil, "", err
+		}
+		return &ringEntry{key: k}, "", nil
 	}
-	return PublicKey{}, fmt.Errorf("no ssh-ed25519 key on the line: %w", bpx.ErrFormat)
+	l, err := parseSignerLine(line)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case l.otherType != "":
+		return nil, l.otherType, nil
+	case l.ca, l.namespaces != nil && matchPatternList(Namespace, *l.namespaces) != 1:
+		return nil, "", nil
+	}
+	k := l.key
+	if k.Comment == "" {
+		k.Comment = l.principals
+	}
+	return &ringEntry{key: k, principals: l.principals, listed: true, validAfter: l.validAfter, validBefore: l.validBefore}, "", nil
 }
 
-// errNotForBPX is parseKeyLine's answer for an allowed_signers line whose
-// options keep its key from signing BPX files: ParseKeyRing skips it.
-var errNotForBPX = errors.New("not a key for namespace " + Namespace)
-
-// optionsAllowBPX reports whether the options of an allowed_signers line
-// let its key sign in Namespace at now, as ssh-keygen -Y verify would:
-// not a cert-authority (it signs certificates, which are not accepted
-// here), namespaces, when given, a pattern list that matches Namespace
-// and negates it nowhere, and now within valid-after and valid-before.
-// A date it cannot read is an error matching bpx.ErrFormat.
-func optionsAllowBPX(opts string, now time.Time) (bool, error) {
-	allow := true
-	for _, o := range splitOptions(opts) {
-		name, value, _ := strings.Cut(o, "=")
-		value = strings.Trim(value, `"`)
-		switch name = strings.ToLower(name); name {
-		case "cert-authority":
-			allow = false
-		case "namespaces":
-			ok := false
-			for _, p := range strings.Split(value, ",") {
-				neg := strings.HasPrefix(p, "!")
-				if m, _ := path.Match(strings.TrimPrefix(p, "!"), Namespace); m {
-					if neg {
-						return false, nil
-					}
-					ok = true
-				}
-			}
-			allow = allow && ok
-		case "valid-after", "valid-before":
-			t, err := parseSSHTime(value)
-			if err != nil {
-				return false, fmt.Errorf("%s=%q: %w", name, value, err)
-			}
-			if name == "valid-after" {
-				allow = allow && !now.Before(t)
-			} else {
-				allow = allow && now.Before(t)
-			}
-		}
-	}
-	return allow, nil
+// validAt reports whether e's validity dates allow it at now, as
+// ssh-keygen compares them (in whole seconds).
+func (e *ringEntry) validAt(now time.Time) bool {
+	t := uint64(now.Unix())
+	return (e.validAfter == 0 || t >= e.validAfter) && (e.validBefore == 0 || t <= e.validBefore)
 }
 
-// parseSSHTime parses a date of allowed_signers' validity options:
-// YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in UTC with a Z suffix, else
-// in local time.
-func parseSSHTime(v string) (time.Time, error) {
-	loc := time.Local
-	if s, ok := strings.CutSuffix(v, "Z"); ok {
-		v, loc = s, time.UTC
-	}
-	for _, layout := range []string{"20060102", "200601021504", "20060102150405"} {
-		if len(v) == len(layout) {
-			if t, err := time.ParseInLocation(layout, v, loc); err == nil {
-				return t, nil
-			}
-		}
-	}
-	return time.Time{}, fmt.Errorf("not a date YYYYMMDD[HHMM[SS]][Z]: %w", bpx.ErrFormat)
-}
-
-// splitOptions splits the options of an allowed_signers line at the
-// commas outside double quotes.
-func splitOptions(opts string) []string {
-	var out []string
-	quoted, from := false, 0
-	for i := 0; i < len(opts); i++ {
-		switch opts[i] {
-		case '"':
-			quoted = !quoted
-		case ',':
-			if !quoted {
-				out = append(out, opts[from:i])
-				from = i + 1
-			}
-		}
-	}
-	return append(out, opts[from:])
+// allows reports whether e lets its key sign a file of the given name
+// (any file when name is ""): ssh-keygen -Y verify -I name.
+func (e *ringEntry) allows(name string) bool {
+	return name == "" || !e.listed || matchPatternList(name, e.principals) == 1
 }
 
 // LoadKeyRing reads a trusted-keys file (see ParseKeyRing).
@@ -193,23 +160,52 @@ func LoadKeyRing(name string) (*KeyRing, error) {
 }
 
 // Keys returns the keys of the ring.
-func (r *KeyRing) Keys() []PublicKey { return append([]PublicKey(nil), r.keys...) }
+func (r *KeyRing) Keys() []PublicKey {
+	var keys []PublicKey
+	for _, e := range r.entries {
+		keys = append(keys, e.key)
+	}
+	return keys
+}
 
 // Lookup returns the ring's entry for k (with the ring's comment), and
-// whether there is one.
+// whether there is one that is valid now.
 func (r *KeyRing) Lookup(k PublicKey) (PublicKey, bool) {
-	if r == nil {
+	e := r.lookup(k, "", time.Now())
+	if e == nil {
 		return PublicKey{}, false
 	}
-	for _, t := range r.keys {
-		if t.Equal(k) {
-			return t, true
+	return e.key, true
+}
+
+// lookup returns the first entry for k that is valid at now and allows
+// name, or nil.
+func (r *KeyRing) lookup(k PublicKey, name string, now time.Time) *ringEntry {
+	if r == nil {
+		return nil
+	}
+	for i := range r.entries {
+		if e := &r.entries[i]; e.key.Equal(k) && e.validAt(now) && e.allows(name) {
+			return e
 		}
 	}
-	return PublicKey{}, false
+	return nil
 }
 
 // isKeyType reports whether f names an OpenSSH public key type.
 func isKeyType(f string) bool {
 	return strings.HasPrefix(f, "ssh-") || strings.HasPrefix(f, "ecdsa-") || strings.HasPrefix(f, "sk-")
+}
+
+// has reports whether r holds k, valid or not.
+func (r *KeyRing) has(k PublicKey) bool {
+	if r == nil {
+		return false
+	}
+	for _, e := range r.entries {
+		if e.key.Equal(k) {
+			return true
+		}
+	}
+	return false
 }

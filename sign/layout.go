@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/gobpx/bpx"
 )
@@ -12,10 +13,10 @@ import (
 // layout is the main header and the section table of a BPX file, as
 // stored.
 type layout struct {
-	head []byte              // the main header and the table, byte for byte
-	main bpx.MainHeader      // the main header
-	secs []bpx.SectionHeader // the section headers, in table order
-	size int64               // the file's size
+	head []byte         // the main header and the table, byte for byte
+	main bpx.MainHeader // the main header
+	n    int            // the number of sections
+	size int64          // the file's size
 }
 
 // readLayout reads the main header and the section table of the BPX
@@ -45,17 +46,27 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 	if n > bpx.DefaultMaxSections {
 		return nil, fmt.Errorf("sign: %d sections (limit %d): %w", n, bpx.DefaultMaxSections, bpx.ErrTooLarge)
 	}
-	head := make([]byte, bpx.MainHeaderSize+n*bpx.SectionHeaderSize)
-	copy(head, hb[:])
-	if err := readFull(r, head[bpx.MainHeaderSize:], bpx.MainHeaderSize); err != nil {
-		return nil, err
+	// The table is read in pieces, so that what is allocated grows with
+	// what arrives (a server that claims millions of sections and stalls
+	// holds at most twice what it sent).
+	total := bpx.MainHeaderSize + n*bpx.SectionHeaderSize
+	head := append(make([]byte, 0, min(total, tablePiece)), hb[:]...)
+	for int64(len(head)) < total {
+		k := min(total-int64(len(head)), tablePiece)
+		off := int64(len(head))
+		head = slices.Grow(head, int(k))[:off+k]
+		if err := readFull(r, head[off:], off); err != nil {
+			return nil, err
+		}
 	}
-	l := &layout{head: head, main: main, secs: make([]bpx.SectionHeader, n), size: size}
-	for i := range l.secs {
-		l.secs[i] = bpx.UnmarshalSectionHeader(l.entry(i))
-	}
-	return l, nil
+	return &layout{head: head, main: main, n: int(n), size: size}, nil
 }
+
+// tablePiece is how much of a section table readLayout reads at a time.
+const tablePiece = 1 << 20
+
+// sec returns section i's header.
+func (l *layout) sec(i int) bpx.SectionHeader { return bpx.UnmarshalSectionHeader(l.entry(i)) }
 
 // entry returns the 24 bytes of section i's header.
 func (l *layout) entry(i int) []byte {
@@ -65,14 +76,14 @@ func (l *layout) entry(i int) []byte {
 
 // signed reports whether the last section is a signature section.
 func (l *layout) signed() bool {
-	return len(l.secs) > 0 && l.secs[len(l.secs)-1].Type == SectionType
+	return l.n > 0 && l.sec(l.n-1).Type == SectionType
 }
 
 // misplaced returns the index of a signature section that is not the
 // last section, or -1.
 func (l *layout) misplaced() int {
-	for i := 0; i < len(l.secs)-1; i++ {
-		if l.secs[i].Type == SectionType {
+	for i := 0; i < l.n-1; i++ {
+		if l.entry(i)[20] == SectionType {
 			return i
 		}
 	}

@@ -5,16 +5,23 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
+	"time"
 
 	"github.com/gobpx/bpx"
 )
 
 // The magic numbers of the manifest and of the signature section.
 const (
-	manifestMagic = "BPXMAN\x00\x01"
-	sectionMagic  = "BPXSIG\x00\x01"
+	manifestMagic   = "BPXMAN\x00\x01"
+	manifestMagicV2 = "BPXMAN\x00\x02" // with a Statement
+	sectionMagic    = "BPXSIG\x00\x01"
 )
+
+// statementSize bounds the statement fields of a manifest: name length,
+// name, version, expiry.
+const statementSize = 1 + MaxNameLen + 8 + 8
 
 // hashSHA256 is the manifest's hash field for SHA-256.
 const hashSHA256 = 1
@@ -31,7 +38,7 @@ const manifestFixed = 8 + 4 + 4 + 1 + 4 + 16 + 4 + 8 + 8
 
 // sectionOverhead bounds what a signature section holds besides its
 // manifest: magic, lengths, count and MaxSignatures signatures.
-const sectionOverhead = 8 + 4 + 4 + MaxSignatures*(4+maxSignatureBlob)
+const sectionOverhead = 8 + 4 + 4 + MaxSignatures*(4+maxSignatureBlob) + statementSize
 
 // manifest is what the signatures sign (see the package documentation).
 type manifest struct {
@@ -39,8 +46,9 @@ type manifest struct {
 	typ     uint8
 	version uint32
 	typeExt [16]byte
-	table   []byte // the N section headers, 24 bytes each
-	start   uint64 // the data range [start, end)
+	st      Statement // stored (version 2) unless zero
+	table   []byte    // the N section headers, 24 bytes each
+	start   uint64    // the data range [start, end)
 	end     uint64
 	digests []byte // 32 bytes per chunk
 }
@@ -92,13 +100,23 @@ func chooseChunk(n int, dataLen uint64) (uint32, error) {
 
 // marshal encodes m.
 func (m *manifest) marshal() []byte {
-	b := make([]byte, 0, manifestSize(m.sections(), uint64(len(m.digests)/sha256.Size)))
-	b = append(b, manifestMagic...)
+	b := make([]byte, 0, manifestSize(m.sections(), uint64(len(m.digests)/sha256.Size))+statementSize)
+	b = append(b, cond(m.st.IsZero(), manifestMagic, manifestMagicV2)...)
 	b = append(b, hashSHA256, 0, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, m.chunk)
 	b = append(b, m.typ)
 	b = binary.LittleEndian.AppendUint32(b, m.version)
 	b = append(b, m.typeExt[:]...)
+	if !m.st.IsZero() {
+		b = append(b, byte(len(m.st.Name)))
+		b = append(b, m.st.Name...)
+		b = binary.LittleEndian.AppendUint64(b, m.st.Version)
+		var exp uint64
+		if !m.st.Expires.IsZero() {
+			exp = uint64(m.st.Expires.Unix())
+		}
+		b = binary.LittleEndian.AppendUint64(b, exp)
+	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(m.sections()))
 	b = append(b, m.table...)
 	b = binary.LittleEndian.AppendUint64(b, m.start)
@@ -163,8 +181,12 @@ func (d *decoder) fail(format string, args ...any) {
 func parseManifest(b []byte) (*manifest, error) {
 	d := &decoder{b: b}
 	m := &manifest{}
-	if magic := d.take(8, "magic"); magic != nil && string(magic) != manifestMagic {
-		d.fail("magic %q, not %q", magic, manifestMagic)
+	v2 := false
+	if magic := d.take(8, "magic"); magic != nil {
+		v2 = string(magic) == manifestMagicV2
+		if !v2 && string(magic) != manifestMagic {
+			d.fail("magic %q, not %q or %q", magic, manifestMagic, manifestMagicV2)
+		}
 	}
 	if hash := d.take(4, "hash"); hash != nil && (hash[0] != hashSHA256 || hash[1]|hash[2]|hash[3] != 0) {
 		d.fail("hash %d: only 1 (SHA-256) is known", hash[0])
@@ -177,6 +199,23 @@ func parseManifest(b []byte) (*manifest, error) {
 	m.version = d.u32("version")
 	if ext := d.take(16, "type ext"); ext != nil {
 		m.typeExt = [16]byte(ext)
+	}
+	if v2 {
+		name := d.take(uint64(d.u8("name length")), "name")
+		if d.err == nil {
+			if err := checkName(string(name)); err != nil {
+				d.fail("name %q: %v", name, err)
+			}
+		}
+		m.st.Name = string(name)
+		m.st.Version = d.u64("release version")
+		exp := d.u64("expiry")
+		if d.err == nil && exp > math.MaxInt64 {
+			d.fail("expiry %d: past the year 292277026596", exp)
+		}
+		if exp != 0 {
+			m.st.Expires = time.Unix(int64(exp), 0).UTC()
+		}
 	}
 	n := d.u32("section count")
 	m.table = d.take(uint64(n)*bpx.SectionHeaderSize, "section headers")
@@ -249,4 +288,12 @@ func parseSigSection(b []byte) (*sigSection, error) {
 		return nil, fmt.Errorf("signature section: %w", d.err)
 	}
 	return s, nil
+}
+
+// cond returns a if c, else b.
+func cond[T any](c bool, a, b T) T {
+	if c {
+		return a
+	}
+	return b
 }

@@ -42,8 +42,21 @@ const MaxSectionSize = 64<<20 + 1<<20
 // not match its signature. The signature section is one more section:
 // a file of bpx.ReferenceMaxSections sections becomes one that the
 // reference SDK cannot read through a buffered reader (the package
-// writers keep one section free for it; bpx sign warns).
+// writers keep one section free for it; bpx sign warns). The manifest
+// states what the src's signature section stated, if anything (see
+// Statement.Sign to state a name, a version or an expiry).
 func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
+	return Statement{}.Sign(dst, src, size, keys...)
+}
+
+// Sign is the package function Sign, but that the manifest states st: the
+// signers state that the file is release st.Version of the package
+// st.Name, to be refused after st.Expires. A zero st keeps what src's
+// signature section states, when src is signed.
+func (st Statement) Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
+	if err := st.check(); err != nil {
+		return err
+	}
 	if len(keys) == 0 {
 		return errors.New("sign: no key to sign with")
 	}
@@ -64,6 +77,7 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 	}
 	m := &manifest{
 		chunk: chunk, typ: s.l.main.Type, version: s.l.main.Version, typeExt: s.l.main.TypeExt,
+		st:    st,
 		table: s.table(start - s.dataOff),
 		start: uint64(start), end: uint64(start + dataLen),
 		digests: make([]byte, 0, chunkCount(uint64(dataLen), chunk)*sha256.Size),
@@ -78,6 +92,11 @@ func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error
 	})
 	if err != nil {
 		return err
+	}
+	if st.IsZero() && s.old != nil {
+		if old, err := parseManifest(s.old.manifest); err == nil {
+			m.st = old.st
+		}
 	}
 	mb := m.marshal()
 	sigs, err := signatures(s.old, mb, keys)
@@ -146,6 +165,12 @@ func signatures(old *sigSection, mb []byte, keys []*PrivateKey) ([][]byte, error
 // SignFile signs the BPX file name in place (see Sign), replacing it
 // atomically with bpx.SaveFile, so that a failure leaves it as it was.
 func SignFile(name string, keys ...*PrivateKey) error {
+	return Statement{}.SignFile(name, keys...)
+}
+
+// SignFile is the package function SignFile, stating st (see
+// Statement.Sign).
+func (st Statement) SignFile(name string, keys ...*PrivateKey) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -156,7 +181,7 @@ func SignFile(name string, keys ...*PrivateKey) error {
 		return err
 	}
 	return bpx.SaveFile(name, func(w io.Writer) error {
-		if err := Sign(w, f, fi.Size(), keys...); err != nil {
+		if err := st.Sign(w, f, fi.Size(), keys...); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		return f.Close() // before the rename, for Windows
@@ -210,10 +235,10 @@ func newSource(src io.ReaderAt, size int64) (*source, error) {
 		return nil, bpx.NewFormatError(int64(bpx.MainHeaderSize+i*bpx.SectionHeaderSize),
 			"section %d is a signature section (type %#x) but not the last", i, SectionType)
 	}
-	s := &source{l: l, n: len(l.secs), dataOff: int64(len(l.head)), dataEnd: size}
+	s := &source{l: l, n: l.n, dataOff: int64(len(l.head)), dataEnd: size}
 	if l.signed() {
 		s.n--
-		sh := &l.secs[s.n]
+		sh := l.sec(s.n)
 		stored := uint64(sh.StoredSize())
 		if sh.Pointer < uint64(s.dataOff) || sh.Pointer > uint64(size) || stored > uint64(size)-sh.Pointer {
 			return nil, bpx.NewFormatError(int64(bpx.MainHeaderSize+s.n*bpx.SectionHeaderSize),
@@ -229,7 +254,7 @@ func newSource(src io.ReaderAt, size int64) (*source, error) {
 		}
 	}
 	for i := 0; i < s.n; i++ {
-		sh := &l.secs[i]
+		sh := l.sec(i)
 		stored := uint64(sh.StoredSize())
 		if sh.Pointer < uint64(s.dataOff) || sh.Pointer > uint64(s.dataEnd) || stored > uint64(s.dataEnd)-sh.Pointer {
 			return nil, bpx.NewFormatError(int64(bpx.MainHeaderSize+i*bpx.SectionHeaderSize),

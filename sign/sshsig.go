@@ -39,8 +39,9 @@ type signedData struct {
 
 const sshsigMagic = "SSHSIG"
 
-func messageToSign(msg []byte) []byte {
-	h := sha512.Sum512(msg)
+// messageToSign returns what an SSHSIG signature of a message whose
+// SHA-512 is h signs.
+func messageToSign(h *[sha512.Size]byte) []byte {
 	return append([]byte(sshsigMagic), ssh.Marshal(signedData{Namespace: Namespace, HashAlg: "sha512", Hash: h[:]})...)
 }
 
@@ -51,7 +52,8 @@ func (k *PrivateKey) SignMessage(msg []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sig, err := signer.Sign(nil, messageToSign(msg))
+	h := sha512.Sum512(msg)
+	sig, err := signer.Sign(nil, messageToSign(&h))
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +67,13 @@ func (k *PrivateKey) SignMessage(msg []byte) ([]byte, error) {
 // or key type, or a signature that does not verify is an error matching
 // bpx.ErrSignature.
 func VerifyMessage(sig, msg []byte) (PublicKey, error) {
+	h := sha512.Sum512(msg)
+	return verifyHashed(sig, &h)
+}
+
+// verifyHashed is VerifyMessage of a message whose SHA-512 is h: a file's
+// signatures are checked with one hash of its manifest.
+func verifyHashed(sig []byte, h *[sha512.Size]byte) (PublicKey, error) {
 	blob, pk, pub, err := parseSSHSIG(sig)
 	if err != nil {
 		return PublicKey{}, err
@@ -84,7 +93,7 @@ func VerifyMessage(sig, msg []byte) (PublicKey, error) {
 		// ssh.Unmarshal keeps them; ssh-keygen refuses them.
 		return PublicKey{}, badSignature(fmt.Sprintf("%d bytes after the signature", len(s.Rest)))
 	}
-	if err := pk.Verify(messageToSign(msg), &s); err != nil {
+	if err := pk.Verify(messageToSign(h), &s); err != nil {
 		return PublicKey{}, badSignature("does not verify")
 	}
 	return pub, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"crypto/sha512"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gobpx/bpx"
 )
@@ -36,6 +38,7 @@ type Verified struct {
 	chunk      int64
 	m          *manifest
 	signers    []PublicKey
+	st         Statement
 	cache      *chunkCache
 	last       atomic.Int64 // the chunk loaded last, for read-ahead
 }
@@ -61,6 +64,12 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", err, bpx.ErrSignature)
 	}
+	// The cheap checks first: the header, the table and the length
+	// against the manifest (a manifest that claims more data than the
+	// file has costs no hashing).
+	if err := f.match(); err != nil {
+		return nil, err
+	}
 	// From a local file, the first chunks are read and hashed on another
 	// core while the signatures are checked: readers read the tables
 	// next, which lie there. The digests are compared once the manifest
@@ -72,41 +81,45 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 	}
 	pf := prefetch(r, f.m, n)
 	defer pf.wait()
+	now := time.Now()
+	req := trusted.Requirement()
+	keys, err := f.verifySignatures()
+	if err != nil {
+		return nil, err
+	}
 	var signers []PublicKey
-	var untrusted []string
-	invalid := 0
-	for _, sig := range f.ss.signatures {
-		k, err := VerifyMessage(sig, f.ss.manifest)
-		if err != nil {
-			invalid++
-			continue
-		}
-		t, ok := trusted.Lookup(k)
+	var why []string
+	for _, k := range keys {
+		t := trusted.lookup(k, req.Name, now)
 		switch {
-		case !ok:
-			untrusted = append(untrusted, k.ID())
-		case !hasKey(signers, t):
-			signers = append(signers, t)
+		case t != nil:
+			if !hasKey(signers, t.key) {
+				signers = append(signers, t.key)
+			}
+		case trusted.lookup(k, "", now) != nil:
+			why = append(why, fmt.Sprintf("%s may not sign %q", k.ID(), req.Name))
+		case trusted.has(k):
+			why = append(why, fmt.Sprintf("%s is outside its validity dates", k.ID()))
+		default:
+			why = append(why, "signed by "+k.ID())
 		}
 	}
-	if len(signers) == 0 {
-		var why []string
-		if len(untrusted) > 0 {
-			why = append(why, "signed by "+strings.Join(untrusted, ", "))
-		}
-		if invalid > 0 {
-			why = append(why, fmt.Sprintf("%d signatures that do not verify", invalid))
-		}
+	if len(signers) == 0 && !slices.ContainsFunc(keys, func(k PublicKey) bool { return trusted.lookup(k, "", now) != nil }) {
 		return nil, fmt.Errorf("%w (%s)", ErrUntrusted, strings.Join(why, "; "))
 	}
-	if err := f.match(); err != nil {
+	// A trusted key signed it: what it states, then whether the key may
+	// state the name.
+	if err := req.meets(f.m.st, now); err != nil {
 		return nil, err
+	}
+	if len(signers) == 0 {
+		return nil, fmt.Errorf("%w (%s)", ErrRequirement, strings.Join(why, "; "))
 	}
 	v := &Verified{
 		r: r, size: size,
 		head: f.l.head, tail: f.sec,
 		start: int64(f.m.start), end: int64(f.m.end), chunk: int64(f.m.chunk),
-		m: f.m, signers: signers, cache: newChunkCache(f.m.chunk),
+		m: f.m, signers: signers, st: f.m.st, cache: newChunkCache(f.m.chunk),
 	}
 	v.last.Store(-2) // no chunk yet
 	pf.wait()
@@ -304,6 +317,11 @@ func (v *Verified) Size() int64 { return v.size }
 // KeyRing names them, in the order of the signatures.
 func (v *Verified) Signers() []PublicKey { return append([]PublicKey(nil), v.signers...) }
 
+// Statement returns what the file's signers state: its name, version
+// and expiry (see Statement), which Open checked against the KeyRing's
+// Requirement.
+func (v *Verified) Statement() Statement { return v.st }
+
 // VerifyAll reads and checks every chunk of the file, as a whole-file
 // check does (bpx verify): nil when every byte matches. It reads the
 // header, the table and the signature section again too, so that it
@@ -362,8 +380,9 @@ type Signature struct {
 type Status struct {
 	Signed     bool        // the file has a signature section
 	Signatures []Signature // in their stored order
-	Matches    bool        // header, table and length match the manifest (chunks are not read)
-	Problem    error       // why the file does not match, or the section is malformed; nil otherwise
+	Statement  Statement   // what the signers state (see Statement), as the file holds it
+	Matches    bool        // every signature verifies, and header, table and length match the manifest (chunks are not read)
+	Problem    error       // why the file does not match, a signature does not verify or the section is malformed; nil otherwise
 }
 
 // Inspect reports who signed the file r and whether it verifies, trusting
@@ -381,17 +400,40 @@ func Inspect(r io.ReaderAt, size int64) (*Status, error) {
 	case err != nil:
 		return &Status{Signed: l != nil, Problem: err}, nil
 	}
-	st := &Status{Signed: true}
-	for _, sig := range f.ss.signatures {
-		k, err := VerifyMessage(sig, f.ss.manifest)
+	st := &Status{Signed: true, Statement: f.m.st}
+	h := sha512.Sum512(f.ss.manifest)
+	for i, sig := range f.ss.signatures {
+		k, err := verifyHashed(sig, &h)
 		if err != nil {
 			_, _, k, _ = parseSSHSIG(sig)
+			if st.Problem == nil {
+				st.Problem = tampered("signature %d of %d: %v", i+1, len(f.ss.signatures), err)
+			}
 		}
 		st.Signatures = append(st.Signatures, Signature{Key: k, Valid: err == nil})
 	}
-	st.Problem = f.match()
+	if err := f.match(); err != nil {
+		st.Problem = err
+	}
 	st.Matches = st.Problem == nil
 	return st, nil
+}
+
+// verifySignatures checks every signature of the file over its manifest
+// (hashed once) and returns their keys: a signature that does not verify,
+// by whatever key, is ErrTampered, since a signed file holds exactly what
+// its signers wrote.
+func (f *signedFile) verifySignatures() ([]PublicKey, error) {
+	h := sha512.Sum512(f.ss.manifest)
+	keys := make([]PublicKey, 0, len(f.ss.signatures))
+	for i, sig := range f.ss.signatures {
+		k, err := verifyHashed(sig, &h)
+		if err != nil {
+			return nil, tampered("signature %d of %d: %v", i+1, len(f.ss.signatures), err)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
 }
 
 // signedFile is a signed file's header, table and signature section,
@@ -424,8 +466,8 @@ func load(r io.ReaderAt, size int64) (*layout, *signedFile, error) {
 	if !l.signed() {
 		return nil, nil, ErrUnsigned
 	}
-	last := len(l.secs) - 1
-	sh, e := &l.secs[last], l.entry(last)
+	last := l.n - 1
+	sh, e := l.sec(last), l.entry(last)
 	switch {
 	case sh.Flags != 0:
 		return l, nil, tampered("signature section (section %d): flags %#x, not 0", last, sh.Flags)
@@ -466,8 +508,8 @@ func (f *signedFile) match() error {
 		return tampered("main header: version %d, signed %d", l.main.Version, m.version)
 	case l.main.TypeExt != m.typeExt:
 		return tampered("main header: type ext %x, signed %x", l.main.TypeExt, m.typeExt)
-	case len(l.secs) != n+1:
-		return tampered("main header: %d sections, signed %d and the signature section", len(l.secs), n)
+	case l.n != n+1:
+		return tampered("main header: %d sections, signed %d and the signature section", l.n, n)
 	}
 	for i := 0; i < n; i++ {
 		got, want := l.entry(i), m.table[i*bpx.SectionHeaderSize:(i+1)*bpx.SectionHeaderSize]
@@ -475,7 +517,7 @@ func (f *signedFile) match() error {
 			return tampered("section %d: %s", i, headerDiff(got, want))
 		}
 	}
-	sh := &l.secs[n]
+	sh := l.sec(n)
 	end := sh.Pointer + uint64(sh.USize)
 	switch {
 	case m.start != uint64(len(l.head)):

@@ -50,7 +50,7 @@ Nothing else is decompressed or verified: bpx verify does that.`,
 	Setup: setupInfo,
 }, {
 	Name:    "verify",
-	Usage:   "[-q] [--trusted KEYS] FILE...",
+	Usage:   "[-q] [--trusted KEYS [--name NAME] [--min-version N]] FILE...",
 	Summary: "check header and section checksums, decompress every section, check package tables and signatures",
 	Doc: `Check the header checksum of each FILE, decompress every section and
 check its checksum, and check the object table of a package. Each FILE gets
@@ -66,7 +66,7 @@ names the keys that signed.`,
 	Setup: setupVerify,
 }, {
 	Name:    "cat",
-	Usage:   "-s N [--raw] [--hex] [--trusted KEYS] FILE\n[--hex] [--trusted KEYS] [-L MOD.bpx]... PACKAGE PATH",
+	Usage:   "-s N [--raw] [--hex] [--trusted KEYS [--name NAME] [--min-version N]] FILE\n[--hex] [--trusted KEYS [--name NAME] [--min-version N]] [-L MOD.bpx]... PACKAGE PATH",
 	Summary: "write a section (-s N) or a package object (PACKAGE PATH) to stdout",
 	Doc: `Write section N of a BPX file (counting from 0) to standard output,
 decompressed and verified, or as stored with --raw; or write the object
@@ -82,7 +82,7 @@ key signed is never written: the command fails instead.`,
 	Setup: setupCat,
 }, {
 	Name:    "ls",
-	Usage:   "[-l] [-0] [--json] [--trusted KEYS] [-L MOD.bpx]... PACKAGE",
+	Usage:   "[-l] [-0] [--json] [--trusted KEYS [--name NAME] [--min-version N]] [-L MOD.bpx]... PACKAGE",
 	Summary: "list the objects of a package",
 	Doc: `List the objects of a package, one path a line, in the order of its
 object table. A name is printed as it is when it is valid UTF-8, all
@@ -128,7 +128,7 @@ whole section.` + interruptDoc,
 	Setup: setupPack,
 }, {
 	Name:    "unpack",
-	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [--trusted KEYS] [-L MOD.bpx]... PACKAGE [PATH...]",
+	Usage:   "[-C DIR] [-f] [--skip-invalid] [-j N] [-q] [--trusted KEYS [--name NAME] [--min-version N]] [-L MOD.bpx]... PACKAGE [PATH...]",
 	Summary: "extract the objects of a package into a directory",
 	Doc: `Extract the objects of a package into DIR, or only the given PATHs (files
 or directories). A package with a name that would escape DIR (absolute, with
@@ -262,7 +262,7 @@ trusted-keys file, one key a line, that --trusted reads. An existing
 	Setup: setupKeygen,
 }, {
 	Name:    "sign",
-	Usage:   "--key SECRET [--passphrase-file FILE] [-o OUT] FILE",
+	Usage:   "--key SECRET [--passphrase-file FILE] [--name NAME] [--version N] [--expires DATE] [-o OUT] FILE",
 	Summary: "sign a package (any BPX file) with a secret key",
 	Doc: `Sign FILE with the secret key SECRET: the file gains a signature section
 (a SHA-256 digest of every 64 KiB of the file and an OpenSSH SSHSIG

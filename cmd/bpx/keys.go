@@ -190,20 +190,36 @@ func readSmallFile(name string) ([]byte, error) {
 	return data, nil
 }
 
-// trustedFlag is --trusted: the file of the public keys a command trusts.
-type trustedFlag struct{ name string }
-
-// define defines --trusted; what says what the keys must have signed.
-func (t *trustedFlag) define(fs *flag.FlagSet, what string) {
-	fs.StringVar(&t.name, "trusted", "", "refuse "+what+" unless signed by a key of the trusted-keys `FILE` and every byte read matches (one public key a line, as .pub files and ssh's allowed_signers hold them)")
+// trustedFlag is --trusted: the file of the public keys a command
+// trusts, and --name and --min-version: what the package must state.
+type trustedFlag struct {
+	name       string
+	pkgName    string
+	minVersion uint64
 }
 
-// ring loads the trusted keys, or returns nil without --trusted.
+// define defines --trusted, --name and --min-version; what says what the
+// keys must have signed.
+func (t *trustedFlag) define(fs *flag.FlagSet, what string) {
+	fs.StringVar(&t.name, "trusted", "", "refuse "+what+" unless signed by a key of the trusted-keys `FILE` and every byte read matches (one public key a line, as .pub files and ssh's allowed_signers hold them)")
+	fs.StringVar(&t.pkgName, "name", "", "with --trusted: refuse a package whose signers do not state the name `NAME` (bpx sign --name), or whose key's allowed_signers principals do not match it, as ssh-keygen -Y verify -I NAME")
+	fs.Uint64Var(&t.minVersion, "min-version", 0, "with --trusted: refuse a package whose signers state a version below `N` (bpx sign --version): an older release")
+}
+
+// ring loads the trusted keys, requiring --name and --min-version, or
+// returns nil without --trusted.
 func (t *trustedFlag) ring() (*sign.KeyRing, error) {
 	if t.name == "" {
+		if t.pkgName != "" || t.minVersion != 0 {
+			return nil, fmt.Errorf("%w: --name and --min-version need --trusted", errUsage)
+		}
 		return nil, nil
 	}
-	return sign.LoadKeyRing(t.name)
+	r, err := sign.LoadKeyRing(t.name)
+	if err != nil {
+		return nil, err
+	}
+	return r.Require(sign.Requirement{Name: t.pkgName, MinVersion: t.minVersion}), nil
 }
 
 // keyName is how messages name the key k: its ID and its comment, made

@@ -36,8 +36,14 @@ type layered struct {
 // them, and every byte read of them is checked (overlay.RequireSigned).
 func openLayered(base string, mods []string, trusted *sign.KeyRing) (*layered, error) {
 	l := &layered{}
-	for _, name := range append([]string{base}, mods...) {
-		p, err := openTrusted(name, trusted)
+	for i, name := range append([]string{base}, mods...) {
+		ring := trusted
+		if i > 0 && trusted != nil {
+			// --name and --min-version are the base package's: each mod
+			// has its own name.
+			ring = trusted.Require(sign.Requirement{})
+		}
+		p, err := openTrusted(name, ring)
 		if err != nil {
 			l.Close()
 			return nil, err

@@ -35,7 +35,7 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	}
 	failed := false
 	for _, name := range pos {
-		problems, sections, signers := verifyFile(e, name, f.quiet, ring)
+		problems, sections, v := verifyFile(e, name, f.quiet, ring)
 		shown := termsafe.Name(name)
 		for _, p := range problems {
 			var pe *fs.PathError
@@ -50,8 +50,12 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 		if len(problems) > 0 {
 			failed = true
 			fmt.Fprintf(e.Stdout, "%s: FAILED (%s)\n", shown, plural(len(problems), "problem"))
-		} else if ring != nil {
-			fmt.Fprintf(e.Stdout, "%s: ok, signed by %s\n", shown, signerNames(signers))
+		} else if v != nil {
+			stated := ""
+			if st := v.Statement(); !st.IsZero() {
+				stated = ", stating " + termsafe.Message(st.String())
+			}
+			fmt.Fprintf(e.Stdout, "%s: ok, signed by %s%s\n", shown, signerNames(v.Signers()), stated)
 		} else {
 			fmt.Fprintf(e.Stdout, "%s: ok\n", shown)
 		}
@@ -63,11 +67,12 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 }
 
 // verifyFile returns every problem found in the named file, its number
-// of sections and, with trusted keys, those that signed it: a file that
+// of sections and, with trusted keys, the file as verified (who signed
+// it, what they state): a file that
 // does not open, or is not signed by a trusted key, is one problem;
 // otherwise each failing section is one, and so are bytes that do not
 // match the signed manifest.
-func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error, int, []sign.PublicKey) {
+func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error, int, *sign.Verified) {
 	var r *container
 	var v *sign.Verified
 	var err error
@@ -123,7 +128,7 @@ func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error
 			problems = append(problems, err)
 		}
 	}
-	return problems, len(r.Sections), v.Signers()
+	return problems, len(r.Sections), v
 }
 
 // plural returns "1 problem", "2 problems".

@@ -18,7 +18,10 @@ type Signature struct {
 	Matches bool           `json:"matches"`
 	Problem string         `json:"problem,omitempty"` // why not, or why the signature section is malformed
 	Keys    []SignatureKey `json:"signatures,omitempty"`
-	Summary string         `json:"summary"` // all of it in one line (see Summary)
+	// Stated is what the signers state (sign.Statement): the package's
+	// name, version and expiry; "" when nothing.
+	Stated  string `json:"stated,omitempty"`
+	Summary string `json:"summary"` // all of it in one line (see Summary)
 }
 
 // SignatureKey is one signature of a file.
@@ -36,6 +39,9 @@ func InspectSignature(r io.ReaderAt, size int64) *Signature {
 		return nil
 	}
 	out := &Signature{Signed: st.Signed, Matches: st.Matches}
+	if !st.Statement.IsZero() {
+		out.Stated = st.Statement.String()
+	}
 	if st.Problem != nil {
 		out.Problem = st.Problem.Error()
 	}
@@ -69,6 +75,9 @@ func (s *Signature) summary() string {
 		} else {
 			line += " (invalid)"
 		}
+	}
+	if s.Stated != "" {
+		line += ", stating " + s.Stated
 	}
 	switch {
 	case s.Problem != "":

@@ -1,0 +1,4 @@
+package sign
+
+// MatchPatternList is matchPatternList, for the tests.
+var MatchPatternList = matchPatternList
