@@ -18,13 +18,54 @@
 // that ssh-keygen -Y verify -n bpx verifies it too: the manifest is the
 // message, and its signature the blob of an armored "SSH SIGNATURE".
 //
-// A KeyRing is the set of keys a reader trusts, read from a file with one
-// public key per line as authorized_keys and .pub files hold them (and
-// ssh's allowed_signers lines, whose principals are taken as the comment,
-// and which are skipped when their options keep the key from signing in
-// namespace bpx now: namespaces="..." without it, cert-authority, or
-// valid-before and valid-after dates that exclude the present);
-// blank lines and lines starting with # are ignored.
+// A KeyRing is the set of keys a reader trusts, read from a file of
+// authorized_keys and .pub lines (a key trusted for any package) and ssh's
+// allowed_signers lines, which are read exactly as ssh-keygen -Y verify
+// reads them (see ParseKeyRing): their principals are the names the key
+// may sign, and their options (namespaces, cert-authority, valid-after,
+// valid-before) apply; a line ssh-keygen refuses is an error.
+//
+// # What a signature states
+//
+// A signature binds the bytes of a file to a key. The signer may also
+// state, in what the signature covers, a Statement: the package's name,
+// its release number (Version) and when readers must stop accepting it
+// (Expires). A reader asks for them with KeyRing.Require: the name it
+// wants, and the least version it accepts.
+//
+// The Update Framework (TUF) names the attacks on software updates; for a
+// game that loads packages from a mirror, a CDN or a stranger:
+//
+//   - Arbitrary package (a file the key holder did not make): stopped. No
+//     byte of a file is returned unless a trusted key signed it.
+//   - Substitution, or the wrong role (a mod signed by a trusted key served
+//     as the base game): stopped when the reader requires the name
+//     (Requirement.Name) and the key ring limits each key to its names (the
+//     principals of its allowed_signers line). Without a required name,
+//     any file a trusted key signed is accepted in any role.
+//   - Rollback (an older, validly signed release served as the current
+//     one, to bring back a fixed flaw): stopped when the reader requires
+//     the version it last installed (Requirement.MinVersion). Remembering
+//     that version is the caller's job: a launcher stores the Version of
+//     what it installed (Verified.Statement) and requires it from then on.
+//   - Freeze (a mirror that keeps serving the release it has, so that the
+//     reader never learns of a newer one): bounded by Expires, after which
+//     every reader refuses the file; the signer re-signs the current
+//     release before it expires. Noticing a newer release sooner (asking
+//     the publisher's own server) is the caller's job.
+//   - Mix-and-match (parts of different releases combined): stopped within
+//     a file, since one manifest covers every byte of it. Across files (a
+//     base of one release and a patch of another) it is the caller's job,
+//     by requiring names and versions of each.
+//   - Endless data and slow retrieval: a Verified reads only what the
+//     manifest covers, and the limits below bound what Open reads and
+//     holds before trust; timeouts are the transport's (package remote).
+//   - Key compromise: a key ring cannot revoke by itself; remove the key's
+//     line, or end it with valid-before.
+//
+// An updater checks what it downloads with the same KeyRing and
+// Requirement (the name it installed, at least the version it has) before
+// it replaces anything; bpx pull, of the updates work, is to do so.
 //
 // # What a signed file holds
 //
@@ -43,17 +84,23 @@
 //
 // The manifest, the message each signature signs:
 //
-//	magic       8 bytes  "BPXMAN\x00\x01"
+//	magic       8 bytes  "BPXMAN\x00\x01", or "BPXMAN\x00\x02" with a statement
 //	hash        u8: 1 = SHA-256; 3 bytes zero
 //	chunk       u32: the chunk size, a power of two from 4 KiB to 16 MiB
 //	            (ChunkSize when this package writes it; larger over 129 GiB)
 //	type        u8, version u32, type ext 16 bytes: the main header's
+//	statement   only with magic 2: u8 length, then the name (UTF-8, no
+//	            control characters); u64 version; u64 expiry in Unix
+//	            seconds (0: never)
 //	sections    u32 N: the sections before the signature section, then
 //	            their N 24-byte section headers exactly as in the table
 //	data        u64 start, u64 end: the byte range of the file after the
 //	            section table up to the signature section
 //	digests     SHA-256 of each chunk of [start, end) in order, the last
 //	            one possibly shorter: ceil((end-start)/chunk) times 32 bytes
+//
+// Sign writes magic 1 when nothing is stated, so that files signed before
+// statements existed and files signed without one are the same.
 //
 // A file matches its manifest when its main header has the manifest's
 // type, version and type ext and N+1 sections, its first N section headers
@@ -70,7 +117,11 @@
 // stripped signature (when keys are required) and any flipped bit are all
 // detected. The signature section's bytes are not in the manifest (adding
 // a signature changes them); they are checked by parsing (every byte
-// belongs to a field) and by the signatures themselves.
+// belongs to a field) and by the signatures themselves: every signature
+// in the file must verify over the manifest, against the key it names,
+// trusted or not, or the file is ErrTampered. A signed file thus holds
+// exactly what its signers wrote, and a Verified returns no byte that
+// neither the manifest nor a verified signature covers.
 //
 // Sign leaves a file's bytes as they are, but moves every section by 24
 // bytes; it refuses a file whose sections do not all lie after the table
@@ -104,20 +155,31 @@
 // Everything in a file, the signature section included, may come from an
 // attacker; no byte is trusted before a signature by a trusted key over
 // the manifest checks. Limits: the section table holds at most
-// bpx.DefaultMaxSections headers and must fit in the file (Open keeps it
-// in memory); the signature section is at most MaxSectionSize bytes (read
-// whole at Open, after its size is checked against the file's), at most
-// MaxSignatures signatures of at most 4096 bytes each, chunks from 4 KiB
-// to 16 MiB, the manifest's section count must equal the header's minus
-// one and its digest count must be the one its data range implies; every
-// length is checked against the bytes that remain before it is used. A
-// Verified caches at most CacheChunks verified chunks, and at most
-// CacheChunks * ChunkSize bytes (256 KiB) unless a single chunk is larger;
-// each read that misses the cache holds one more chunk while it checks
-// it, and a read of whole chunks is checked in the caller's buffer,
-// which is cleared from the first chunk that does not match. Sign holds
-// the manifest (32 bytes per chunk) and a 1 MiB buffer, and picks a
-// larger chunk for files over 129 GiB so that the manifest stays within
-// MaxSectionSize. Only Ed25519 keys are accepted; other key types are an
-// error naming the type.
+// bpx.DefaultMaxSections headers and must fit in the file; Open reads it
+// in pieces of 1 MiB, so that what it holds grows with what arrives (at
+// most twice what was read: a server that claims millions of sections and
+// stalls costs what it sent). The signature section is at most
+// MaxSectionSize bytes (read whole at Open, after its size is checked
+// against the file's), at most MaxSignatures signatures of at most 4096
+// bytes each, chunks from 4 KiB to 16 MiB, the manifest's section count
+// must equal the header's minus one and its digest count must be the one
+// its data range implies; every length is checked against the bytes that
+// remain before it is used. Open's work is bounded before any trust: the
+// header, the table and the data range are compared with the manifest
+// first (a manifest claiming more data than the file holds costs no
+// hashing), then the manifest is hashed once (SHA-512, as SSHSIG does)
+// and each signature checked once against that hash. A Verified caches at
+// most CacheChunks verified chunks, and at most CacheChunks * ChunkSize
+// bytes (256 KiB) unless a single chunk is larger; each read that misses
+// the cache holds one more chunk while it checks it, and a read of whole
+// chunks is checked in the caller's buffer, which is cleared from the
+// first chunk that does not match: a reader that stops at an error has
+// written only verified bytes, and a consumer that streams a large object
+// must still check the error (bpx cat's exit status) before using what it
+// received. Sign holds the manifest (32 bytes per chunk) and a 1 MiB
+// buffer, and picks a larger chunk for files over 129 GiB so that the
+// manifest stays within MaxSectionSize. Only Ed25519 keys are accepted;
+// other key types are an error naming the type. Key ring files are at
+// most 1 MiB; an allowed_signers pattern is matched in time proportional
+// to its length times the name's.
 package sign
