@@ -1,6 +1,10 @@
 package sign
 
-import "github.com/gobpx/bpx"
+import (
+	"fmt"
+
+	"github.com/gobpx/bpx"
+)
 
 // The ways a file fails Open; each matches bpx.ErrSignature.
 var (
@@ -40,3 +44,19 @@ var (
 	// ErrExpired: the file's Statement expired.
 	ErrExpired error = &sigError{"sign: the file's signature expired"}
 )
+
+// ChunkError is the error of a chunk whose bytes do not match their
+// signed digest: it matches ErrTampered and bpx.ErrSignature, and says
+// which bytes of the file, so that a reader can tell what they hold (the
+// changed byte is somewhere in them, not necessarily in what was read).
+type ChunkError struct {
+	Chunk    int64 // the chunk's index in the data range
+	Off, End int64 // the chunk's bytes in the file: [Off, End)
+}
+
+func (e *ChunkError) Error() string {
+	return fmt.Sprintf("%v: chunk %d, bytes [%d, %d), does not match its SHA-256 digest", ErrTampered, e.Chunk, e.Off, e.End)
+}
+
+// Is reports whether target is ErrTampered or bpx.ErrSignature.
+func (e *ChunkError) Is(target error) bool { return target == ErrTampered || target == bpx.ErrSignature }

@@ -305,7 +305,7 @@ func (v *Verified) chunks() int64 { return (v.end - v.start + v.chunk - 1) / v.c
 func (v *Verified) check(i int64, p []byte) error {
 	if d := sha256.Sum256(p); !bytes.Equal(d[:], v.m.digest(i)) {
 		cs := v.start + i*v.chunk
-		return fmt.Errorf("%w: chunk %d, bytes [%d, %d), does not match its SHA-256 digest", ErrTampered, i, cs, cs+int64(len(p)))
+		return &ChunkError{Chunk: i, Off: cs, End: cs + int64(len(p))}
 	}
 	return nil
 }

@@ -64,7 +64,8 @@ func (f *keyFlags) signer(e *env) (signer, error) {
 }
 
 // loadSecretKey reads the OpenSSH secret key file name (as bpx keygen or
-// ssh-keygen -t ed25519 write it). An encrypted key is decrypted with the
+// ssh-keygen -t ed25519 write it), which others must not be able to read
+// or write (checkKeyMode). An encrypted key is decrypted with the
 // passphrase of passFile, else of $BPX_PASSPHRASE, else one asked for on
 // the terminal (three tries) when standard input is one; else it is an
 // error saying how to give it.
@@ -75,6 +76,13 @@ func loadSecretKey(e *env, name, passFile string) (*sign.PrivateKey, error) {
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("ssh-")) {
 		return nil, fmt.Errorf("%s is a public key: sign with the secret key (the file without .pub): %w", name, bpx.ErrFormat)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyMode(name, fi); err != nil {
+		return nil, err
 	}
 	k, err := sign.ParsePrivateKey(data, nil)
 	if errors.Is(err, sign.ErrPassphrase) {

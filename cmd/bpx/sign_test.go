@@ -485,3 +485,26 @@ func TestVerifyTrustedGap(t *testing.T) {
 		t.Errorf("verify --trusted of a file with a changed byte between sections: %+v", r)
 	}
 }
+
+// TestSignRefusesOpenKey: a secret key file that others can read (0644)
+// is refused, as ssh refuses it, with the fix in the message; 0600 and
+// 0400 sign.
+func TestSignRefusesOpenKey(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions")
+	}
+	f := newSignFixture(t)
+	out := filepath.Join(f.dir, "out.bpx")
+	for _, c := range []struct {
+		mode os.FileMode
+		ok   bool
+	}{{0o644, false}, {0o640, false}, {0o604, false}, {0o600, true}, {0o400, true}} {
+		if err := os.Chmod(f.key, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		r := runBPX(t, nil, "sign", "--key", f.key, "-o", out, f.plain)
+		if ok := r.Code == exitOK; ok != c.ok || (!ok && !strings.Contains(r.Stderr, "chmod 600")) {
+			t.Errorf("key mode %#o: %+v", c.mode, r)
+		}
+	}
+}

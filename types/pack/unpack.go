@@ -422,7 +422,7 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 	// size of every file.
 	n, err := r.WriteTo(f)
 	if err != nil {
-		return fmt.Errorf("pack: unpacking %q: %w", o.Name, err)
+		return fmt.Errorf("pack: unpacking %q: %w", o.Name, p.blame(err))
 	}
 	if uint64(n) != o.Size {
 		return fmt.Errorf("pack: unpacking %q: wrote %d of %d bytes: %w", o.Name, n, o.Size, io.ErrUnexpectedEOF)
