@@ -59,4 +59,6 @@ func (e *ChunkError) Error() string {
 }
 
 // Is reports whether target is ErrTampered or bpx.ErrSignature.
-func (e *ChunkError) Is(target error) bool { return target == ErrTampered || target == bpx.ErrSignature }
+func (e *ChunkError) Is(target error) bool {
+	return target == ErrTampered || target == bpx.ErrSignature
+}
