@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -409,5 +410,40 @@ func TestConcurrentReads(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestEverySignatureVerifies: a signed file with a signature added that
+// does not verify (junk, or a second signature with a flipped bit) is
+// refused, though a trusted key's signature verifies: a Verified returned
+// those bytes as checked, and bpx info and verify disagreed. Inspect
+// reports it too.
+func TestEverySignatureVerifies(t *testing.T) {
+	k, other := testKey(t, "k"), testKey(t, "other")
+	twice := signBytes(t, signBytes(t, container(t, 1000, 1000), k), other)
+	body := parseSigBody(t, twice[parseFileLayout(t, twice).end:])
+	flipped := bytes.Clone(body.sigs[1])
+	flipped[len(flipped)-5] ^= 1
+	for name, sigs := range map[string][][]byte{
+		"junk":                 {body.sigs[0], []byte("junk!")},
+		"second flipped":       {body.sigs[0], flipped},
+		"a good one repeated":  {body.sigs[0], body.sigs[1], body.sigs[1]},
+		"64 junk after a good": append([][]byte{body.sigs[0]}, slices.Repeat([][]byte{bytes.Repeat([]byte("j"), 4000)}, 63)...),
+	} {
+		f := withSigBody(t, twice, sigBody{body.manifest, sigs}.marshal())
+		_, err := open(f, ring(k))
+		if name == "a good one repeated" {
+			// Signatures that verify are what their signers wrote.
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, sign.ErrTampered) {
+			t.Errorf("%s: Open = %v, want ErrTampered", name, err)
+		}
+		if st, err := sign.Inspect(bytes.NewReader(f), int64(len(f))); err != nil || st.Matches || !errors.Is(st.Problem, sign.ErrTampered) {
+			t.Errorf("%s: Inspect = %+v, %v", name, st, err)
+		}
 	}
 }

@@ -2,9 +2,13 @@ package sign_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sign"
@@ -13,7 +17,9 @@ import (
 // FuzzOpen: whatever the file, Open, Inspect, Sign and Strip neither
 // panic nor hang nor allocate beyond the file's size and the documented
 // bounds, and a Verified returns only the file's bytes, all of them when
-// VerifyAll says they match.
+// VerifyAll says they match. (Run it with a bounded -fuzzminimizetime, as
+// bench/fuzz.sh does: the default minimizes each new input for up to 60 s,
+// during which no execution is counted.)
 func FuzzOpen(f *testing.F) {
 	k := testKey(f, "fuzz")
 	trusted := ring(k)
@@ -28,6 +34,17 @@ func FuzzOpen(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	// A statement (manifest version 2); a second signature that does not
+	// verify; a junk one; a header that claims millions of sections.
+	f.Add(signAs(f, small, sign.Statement{Name: "game", Version: 7, Expires: time.Unix(4e9, 0)}, k))
+	body := parseSigBody(f, twice[parseFileLayout(f, twice).end:])
+	bad := bytes.Clone(body.sigs[1])
+	bad[len(bad)-1] ^= 1
+	f.Add(withSigBody(f, twice, sigBody{body.manifest, [][]byte{body.sigs[0], bad}}.marshal()))
+	f.Add(withSigBody(f, twice, sigBody{body.manifest, [][]byte{body.sigs[0], []byte("junk!")}}.marshal()))
+	many := bytes.Clone(signed)
+	binary.LittleEndian.PutUint32(many[16:], 1<<22)
+	f.Add(many)
 	for _, off := range []int64{lay.start, lay.end + 8, lay.end + 12, lay.end + 20, lay.sigEnd - 1} {
 		b := bytes.Clone(signed)
 		b[off] ^= 0x40
@@ -75,4 +92,65 @@ func FuzzOpen(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzParseKeyRing: whatever the trusted-keys file, ParseKeyRing neither
+// panics nor hangs; a ring it returns names a key; and ssh's pattern
+// matching agrees with a plain recursive matcher.
+func FuzzParseKeyRing(f *testing.F) {
+	key := testKey(f, "k").Public().String()
+	b, err := os.ReadFile("testdata/allowed_signers.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if c := strings.SplitN(l, "\t", 3); len(c) == 3 {
+			f.Add(strings.ReplaceAll(c[2], "KEY", key), c[1])
+		}
+	}
+	f.Add(key+"\n# comment\n\n"+`"a b" namespaces="b*,!git" `+key, "a*b")
+	f.Fuzz(func(t *testing.T, file, name string) {
+		r, err := sign.ParseKeyRing([]byte(file))
+		if err == nil && len(r.Keys()) == 0 {
+			t.Fatal("a ring without a key")
+		}
+		if len(name) <= 64 && len(file) <= 64 {
+			if got, want := sign.MatchPatternList(name, file) == 1, naiveList(name, file); got != want {
+				t.Fatalf("%q against %q: %v, the plain matcher says %v", name, file, got, want)
+			}
+		}
+	})
+}
+
+// naiveList is match_pattern_list by the book, for short inputs.
+func naiveList(s, list string) bool {
+	pos := false
+	subs := strings.Split(list, ",")
+	if strings.HasSuffix(list, ",") || list == "" {
+		subs = subs[:len(subs)-1] // ssh reads no pattern after a last comma
+	}
+	for _, p := range subs {
+		neg := strings.HasPrefix(p, "!")
+		if neg {
+			p = p[1:]
+		}
+		if naiveMatch(s, p) {
+			if neg {
+				return false
+			}
+			pos = true
+		}
+	}
+	return pos
+}
+
+// naiveMatch matches s against a '*'/'?' glob by recursion.
+func naiveMatch(s, p string) bool {
+	if p == "" {
+		return s == ""
+	}
+	if p[0] == '*' {
+		return naiveMatch(s, p[1:]) || (s != "" && naiveMatch(s[1:], p))
+	}
+	return s != "" && (p[0] == '?' || p[0] == s[0]) && naiveMatch(s[1:], p[1:])
 }

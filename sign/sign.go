@@ -82,7 +82,7 @@ func (st Statement) Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*Pr
 		start: uint64(start), end: uint64(start + dataLen),
 		digests: make([]byte, 0, chunkCount(uint64(dataLen), chunk)*sha256.Size),
 	}
-	buf := chunkBuffer(chunk)
+	buf := chunkBuffer(chunk, dataLen)
 	sums := make([]uint32, 0, cap(m.digests)/sha256.Size) // CRC-32C of each chunk, for the copy
 	err = forChunks(src, s.dataOff, dataLen, chunk, buf, func(_ int64, p []byte) error {
 		d := sha256.Sum256(p)
@@ -205,7 +205,7 @@ func Strip(dst io.Writer, src io.ReaderAt, size int64) (bool, error) {
 	if _, err := dst.Write(head); err != nil {
 		return true, err
 	}
-	err = forChunks(src, s.dataOff, dataLen, ChunkSize, chunkBuffer(ChunkSize), func(_ int64, p []byte) error {
+	err = forChunks(src, s.dataOff, dataLen, ChunkSize, chunkBuffer(ChunkSize, dataLen), func(_ int64, p []byte) error {
 		_, err := dst.Write(p)
 		return err
 	})
@@ -275,10 +275,12 @@ func (s *source) table(shift int64) []byte {
 	return t
 }
 
-// chunkBuffer returns a read buffer of a whole number of chunks, 1 MiB or
-// one chunk.
-func chunkBuffer(chunk uint32) []byte {
-	return make([]byte, max(int(chunk), 1<<20))
+// chunkBuffer returns a read buffer for n bytes in chunks: a whole number
+// of chunks, 1 MiB or one chunk, but no larger than n rounded up to a
+// chunk (a small file gets a small buffer).
+func chunkBuffer(chunk uint32, n int64) []byte {
+	c := int64(chunk)
+	return make([]byte, min(max(c, 1<<20), max((n+c-1)/c*c, 0)))
 }
 
 // forChunks calls fn with each chunk of [off, off+n) of src in order (the

@@ -339,7 +339,7 @@ func (v *Verified) VerifyAll() error {
 			return fmt.Errorf("%w: bytes [%d, %d) changed since the file was opened", ErrTampered, part.off, part.off+int64(len(b)))
 		}
 	}
-	return forChunks(v.r, v.start, v.end-v.start, uint32(v.chunk), chunkBuffer(uint32(v.chunk)), v.check)
+	return forChunks(v.r, v.start, v.end-v.start, uint32(v.chunk), chunkBuffer(uint32(v.chunk), v.end-v.start), v.check)
 }
 
 // VerifyGaps reads through v every byte of the file that lies neither in
