@@ -58,7 +58,9 @@ one line on standard output, "ok" or "FAILED", and each problem one line on
 standard error. The exit status is 1 when any file fails. With --trusted,
 a FILE must also be signed (bpx sign) by a key of the trusted-keys file
 KEYS, and every byte of it must match what the key signed: the "ok" line
-names the keys that signed.`,
+names the keys that signed and what they state. --name and --min-version
+refuse a file whose signers do not state that name (or whose key's
+allowed_signers principals do not match it) or state an older version.`,
 	Examples: []example{
 		{"Check every file of a directory quietly; the exit status says if any failed.", "bpx verify -q assets/*.bpx"},
 		{"Check that a mod is signed by a key in trusted.keys and unchanged.", "bpx verify --trusted trusted.keys mod.bpx"},
@@ -73,7 +75,13 @@ decompressed and verified, or as stored with --raw; or write the object
 PATH of a package. --hex writes a hex dump instead of the bytes. With
 --trusted, FILE or PACKAGE and each -L mod must be signed (bpx sign) by a
 key of the trusted-keys file KEYS, and a byte that differs from what the
-key signed is never written: the command fails instead.`,
+key signed is never written: the command fails instead. Bytes are written
+as they are verified (a 64 KiB chunk at a time), so a large object that
+fails midway has written its verified beginning: a consumer must check
+the exit status (or write to a file and keep it only on success). With
+--name, the signers must state that name (bpx sign --name) and the key's
+allowed_signers principals must match it; with --min-version, a version
+at least N (both for PACKAGE, not for -L mods).`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"Write the decompressed section 2 of a file as a hex dump.", "bpx cat -s 2 --hex game.bpx"},
@@ -274,10 +282,16 @@ sign leaves it as it was; a FILE that is a symbolic link stays one. An
 encrypted SECRET's passphrase comes from --passphrase-file, else
 $BPX_PASSPHRASE, else is asked for when standard input is a terminal.
 Editing a signed package (add, rm, mv, repack) removes its signature
-unless --key signs it again.` + interruptDoc,
+unless --key signs it again. --name, --version and --expires state, in
+what the signature covers, the package's name, its release number and the
+date after which readers refuse it (readers require them with --name and
+--min-version: a mod cannot pass for the base game, nor an old release for
+the current one); without them, a signed FILE keeps what it stated. A
+SECRET that others may read (mode 0644) is refused, as ssh refuses it.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Sign a package in place with the key bpx keygen made.", "bpx sign --key modkey mod.bpx"},
+		{"Sign release 8 of the mod named hats, which readers refuse from 2099 on.", "bpx sign --key modkey --name hats --version 8 --expires 2099-01-01 mod.bpx"},
 		{"Sign with an SSH key, writing a signed copy.", "bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx"},
 	},
 	Setup: setupSign,

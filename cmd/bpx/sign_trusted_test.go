@@ -198,3 +198,39 @@ func dataSection(t *testing.T, name string) string {
 	}
 	return strconv.Itoa(s.Index)
 }
+
+// TestTrustedNameAndVersion: bpx sign --name --version states them; bpx
+// verify, cat and ls with --trusted --name --min-version accept the
+// release, and refuse another name or an older version; -L mods are not
+// held to the base's name.
+func TestTrustedNameAndVersion(t *testing.T) {
+	f := newSignFixture(t)
+	base := filepath.Join(f.dir, "base.bpx")
+	if r := runBPX(t, nil, "sign", "--key", f.key, "--name", "base", "--version", "8", "-o", base, f.plain); r.Code != exitOK || !strings.Contains(r.Stdout, `"base" version 8`) {
+		t.Fatalf("sign --name base --version 8: %+v", r)
+	}
+	mod := filepath.Join(f.dir, "mod.bpx")
+	if r := runBPX(t, nil, "sign", "--key", f.key, "--name", "mod", "-o", mod, f.plain); r.Code != exitOK {
+		t.Fatalf("sign --name mod: %+v", r)
+	}
+	if r := runBPX(t, nil, "verify", "-q", "--trusted", f.trusted, "--name", "base", "--min-version", "8", base); r.Code != exitOK || !strings.Contains(r.Stdout, `stating "base" version 8`) {
+		t.Errorf("verify of release 8: %+v", r)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", "-q", "--trusted", f.trusted, "--name", "base", "--min-version", "9", base}, "at least 9"},
+		{[]string{"verify", "-q", "--trusted", f.trusted, "--name", "base", mod}, `signed as "mod"`},
+		{[]string{"cat", "--trusted", f.trusted, "--name", "base", mod, "a.txt"}, `signed as "mod"`},
+		{[]string{"ls", "--trusted", f.trusted, "--min-version", "9", base}, "at least 9"},
+		{[]string{"verify", "--name", "base", base}, "need --trusted"},
+	} {
+		if r := runBPX(t, nil, c.args...); r.Code == exitOK || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: %+v, want a failure saying %q", c.args, r, c.want)
+		}
+	}
+	if r := runBPX(t, nil, "cat", "--trusted", f.trusted, "--name", "base", "-L", mod, base, "a.txt"); r.Code != exitOK || r.Stdout != marker {
+		t.Errorf("cat --name base -L mod: %+v", r)
+	}
+}
