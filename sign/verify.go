@@ -46,15 +46,20 @@ type Verified struct {
 // Open checks that the BPX file r (size bytes) is signed by a key of
 // trusted and matches its manifest, and returns the file as a Verified.
 // An unsigned file is ErrUnsigned, one signed by no key of trusted that
-// verifies ErrUntrusted, one that does not match ErrTampered; all match
+// verifies ErrUntrusted, one that does not match, or holds a signature
+// that does not verify (by any key), ErrTampered; one whose Statement
+// does not meet trusted's Requirement (see KeyRing.Require), or whose
+// only trusted signers' lines do not allow the required name, is
+// ErrRequirement, and one whose Statement expired ErrExpired; all match
 // bpx.ErrSignature. Open reads the main header, the section table and
-// the signature section; from an *os.File it also hashes the first
+// the signature section, compares them, then hashes the manifest once and
+// checks each signature; from an *os.File it also hashes the first
 // CacheChunks chunks meanwhile, on another goroutine (readers read the
 // tables next), and keeps those that match once the signature is
 // trusted; from any other io.ReaderAt (remote, memory) it reads no data.
-// An error reading r is returned as
-// it is; a file that is not a BPX container at all matches both
-// bpx.ErrSignature and the container's error (bpx.ErrFormat, ...).
+// An error reading r is returned as it is; a file that is not a BPX
+// container at all matches both bpx.ErrSignature and the container's
+// error (bpx.ErrFormat, ...).
 func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 	_, f, err := load(r, size)
 	if err != nil {
