@@ -92,3 +92,47 @@ func ExampleInspect() {
 	// true true
 	// signed: true matches: true
 }
+
+// ExampleKeyRing_Require: the studio signs release 8 of its package
+// "base"; a launcher that installed release 8 requires the name and at
+// least that version, so neither a mod signed by a trusted key nor the
+// studio's own release 7 passes for it.
+func ExampleKeyRing_Require() {
+	var file bytes.Buffer
+	w := bpx.NewWriter(&file)
+	w.WriteSection(1, bpx.SectionOptions{}, []byte("assets"))
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	studio, err := sign.GenerateKey(nil, "studio")
+	if err != nil {
+		log.Fatal(err)
+	}
+	release := func(st sign.Statement) []byte {
+		var out bytes.Buffer
+		if err := st.Sign(&out, bytes.NewReader(file.Bytes()), int64(file.Len()), studio); err != nil {
+			log.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	// An allowed_signers line: the studio's key signs packages named base
+	// or base-something, nothing else.
+	ring, err := sign.ParseKeyRing([]byte("base,base-* " + studio.Public().String() + "\n"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	need := ring.Require(sign.Requirement{Name: "base", MinVersion: 8})
+	for _, st := range []sign.Statement{{Name: "base", Version: 8}, {Name: "base", Version: 7}, {Name: "base-hd", Version: 9}} {
+		b := release(st)
+		v, err := sign.Open(bytes.NewReader(b), int64(len(b)), need)
+		if err != nil {
+			fmt.Println(st.Version, errors.Is(err, sign.ErrRequirement))
+			continue
+		}
+		fmt.Println(st.Version, v.Statement())
+	}
+	// Output:
+	// 8 "base" version 8
+	// 7 true
+	// 9 true
+}
