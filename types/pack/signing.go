@@ -28,6 +28,10 @@ import (
 // opening GOROOT/src's package costs the hashing of its 680 KB of tables
 // instead of their weak checksums.
 //
+// A trusted ring made with KeyRing.Require also refuses a package whose
+// signed statement does not name the required package or states an older
+// version (sign.ErrRequirement), or has expired (sign.ErrExpired).
+//
 // New, given an already opened container, cannot verify it and fails
 // with this option. trusted must not be nil.
 func WithTrustedKeys(trusted *sign.KeyRing) Option {
