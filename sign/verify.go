@@ -87,38 +87,9 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 	pf := prefetch(r, f.m, n)
 	defer pf.wait()
 	now := time.Now()
-	req := trusted.Requirement()
-	keys, err := f.verifySignatures()
+	signers, err := f.trustedSigners(trusted, now)
 	if err != nil {
 		return nil, err
-	}
-	var signers []PublicKey
-	var why []string
-	for _, k := range keys {
-		t := trusted.lookup(k, req.Name, now)
-		switch {
-		case t != nil:
-			if !hasKey(signers, t.key) {
-				signers = append(signers, t.key)
-			}
-		case trusted.lookup(k, "", now) != nil:
-			why = append(why, fmt.Sprintf("%s may not sign %q", k.ID(), req.Name))
-		case trusted.has(k):
-			why = append(why, fmt.Sprintf("%s is outside its validity dates", k.ID()))
-		default:
-			why = append(why, "signed by "+k.ID())
-		}
-	}
-	if len(signers) == 0 && !slices.ContainsFunc(keys, func(k PublicKey) bool { return trusted.lookup(k, "", now) != nil }) {
-		return nil, fmt.Errorf("%w (%s)", ErrUntrusted, strings.Join(why, "; "))
-	}
-	// A trusted key signed it: what it states, then whether the key may
-	// state the name.
-	if err := req.meets(f.m.st, now); err != nil {
-		return nil, err
-	}
-	if len(signers) == 0 {
-		return nil, fmt.Errorf("%w (%s)", ErrRequirement, strings.Join(why, "; "))
 	}
 	v := &Verified{
 		r: r, size: size,
@@ -135,6 +106,48 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 		}
 	}
 	return v, nil
+}
+
+// trustedSigners checks every signature of the file and returns the keys
+// of trusted that signed it and may sign the name trusted requires, once
+// the Statement meets trusted's Requirement at now.
+func (f *signedFile) trustedSigners(trusted *KeyRing, now time.Time) ([]PublicKey, error) {
+	keys, err := f.verifySignatures()
+	if err != nil {
+		return nil, err
+	}
+	req := trusted.Requirement()
+	var signers []PublicKey
+	var why []string
+	anyTrusted := false // by a key of trusted, whatever the name
+	for _, k := range keys {
+		switch t := trusted.lookup(k, req.Name, now); {
+		case t != nil:
+			anyTrusted = true
+			if !hasKey(signers, t.key) {
+				signers = append(signers, t.key)
+			}
+		case trusted.lookup(k, "", now) != nil:
+			anyTrusted = true
+			why = append(why, fmt.Sprintf("%s may not sign %q", k.ID(), req.Name))
+		case trusted.has(k):
+			why = append(why, fmt.Sprintf("%s is outside its validity dates", k.ID()))
+		default:
+			why = append(why, "signed by "+k.ID())
+		}
+	}
+	if !anyTrusted {
+		return nil, fmt.Errorf("%w (%s)", ErrUntrusted, strings.Join(why, "; "))
+	}
+	// A trusted key signed it: what it states, then whether a key that
+	// may state the name signed it.
+	if err := req.meets(f.m.st, now); err != nil {
+		return nil, err
+	}
+	if len(signers) == 0 {
+		return nil, fmt.Errorf("%w (%s)", ErrRequirement, strings.Join(why, "; "))
+	}
+	return signers, nil
 }
 
 // prefetched is the first chunks of a file, read and hashed.
