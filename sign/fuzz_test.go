@@ -144,13 +144,23 @@ func naiveList(s, list string) bool {
 	return pos
 }
 
-// naiveMatch matches s against a '*'/'?' glob by recursion.
+// naiveMatch matches s against a '*'/'?' glob by the textbook table:
+// m[i][j] says whether s[i:] matches p[j:].
 func naiveMatch(s, p string) bool {
-	if p == "" {
-		return s == ""
+	m := make([][]bool, len(s)+1)
+	for i := range m {
+		m[i] = make([]bool, len(p)+1)
 	}
-	if p[0] == '*' {
-		return naiveMatch(s, p[1:]) || (s != "" && naiveMatch(s[1:], p))
+	m[len(s)][len(p)] = true
+	for i := len(s); i >= 0; i-- {
+		for j := len(p) - 1; j >= 0; j-- {
+			switch {
+			case p[j] == '*':
+				m[i][j] = m[i][j+1] || (i < len(s) && m[i+1][j])
+			case i < len(s):
+				m[i][j] = (p[j] == '?' || p[j] == s[i]) && m[i+1][j+1]
+			}
+		}
 	}
-	return s != "" && (p[0] == '?' || p[0] == s[0]) && naiveMatch(s[1:], p[1:])
+	return m[0][0]
 }

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gobpx/bpx"
 )
@@ -97,6 +98,10 @@ func (st Statement) Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*Pr
 		if old, err := parseManifest(s.old.manifest); err == nil {
 			m.st = old.st
 		}
+	}
+	if exp := m.st.Expires; !exp.IsZero() && !time.Now().Before(exp) {
+		// Every reader would refuse the file.
+		return fmt.Errorf("sign: the statement expired on %s: state a later expiry: %w", exp.UTC().Format(time.RFC3339), ErrExpired)
 	}
 	mb := m.marshal()
 	sigs, err := signatures(s.old, mb, keys)

@@ -90,9 +90,20 @@ func TestSubstitution(t *testing.T) {
 func TestExpired(t *testing.T) {
 	k := testKey(t, "k")
 	file := container(t, 1000, 1000)
-	past := signAs(t, file, sign.Statement{Name: "game", Expires: time.Now().Add(-time.Minute)}, k)
+	// Sign refuses a statement every reader would refuse.
+	err := sign.Statement{Expires: time.Now().Add(-time.Minute)}.Sign(&bytes.Buffer{}, bytes.NewReader(file), int64(len(file)), k)
+	if !errors.Is(err, sign.ErrExpired) {
+		t.Errorf("signing an expired statement: %v", err)
+	}
+	soon := time.Now().Add(1500 * time.Millisecond)
+	past := signAs(t, file, sign.Statement{Name: "game", Expires: soon}, k)
+	time.Sleep(time.Until(time.Unix(soon.Unix(), 0)) + 50*time.Millisecond) // expiry is in whole seconds
 	if err := mustFail(t, "expired", past, ring(k)); !errors.Is(err, sign.ErrExpired) {
 		t.Errorf("expired: %v", err)
+	}
+	// Signing it again keeps the statement, which has expired.
+	if err := sign.Sign(&bytes.Buffer{}, bytes.NewReader(past), int64(len(past)), k); !errors.Is(err, sign.ErrExpired) {
+		t.Errorf("signing an expired file again: %v", err)
 	}
 	exp := time.Now().Add(time.Hour).Truncate(time.Second)
 	v, err := open(signAs(t, file, sign.Statement{Expires: exp}, k), ring(k))
