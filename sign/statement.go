@@ -99,8 +99,7 @@ type Requirement struct {
 // verifies: Open refuses a file whose Statement does not meet q with
 // ErrRequirement, and counts only keys whose lines allow q.Name.
 func (r *KeyRing) Require(q Requirement) *KeyRing {
-	c := &KeyRing{entries: r.entries, req: q}
-	return c
+	return &KeyRing{entries: r.entries, req: q}
 }
 
 // Requirement returns what r requires of the files it verifies.
