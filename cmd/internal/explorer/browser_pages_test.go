@@ -39,8 +39,14 @@ func TestBrowserPagedByBytes(t *testing.T) {
 	if !strings.Contains(head, "Sections (1,200) 500 shown") {
 		t.Errorf("heading %q", head)
 	}
-	for range 3 {
-		chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('button.more-sections').click()`))
+	// A click while a page loads does nothing (the button is busy), so
+	// click until every row is shown, as a user would on a slow machine.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		done, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const b = document.querySelector('button.more-sections');
+			if (b.hidden) return true; b.click(); return false; })()`))
+		if done {
+			break
+		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	var rows []string
@@ -54,7 +60,7 @@ func TestBrowserPagedByBytes(t *testing.T) {
 	// The listing: pages of about a megabyte (some 120 names), followed
 	// to the end by scrolling.
 	var n int
-	for range 60 {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
 		chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scroller'); s.scrollTop = s.scrollHeight; })()`))
 		waitJS(t, ctx, "the listing", `document.querySelectorAll('#list li').length`, &n)
 		if n >= nobj {
