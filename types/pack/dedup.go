@@ -95,7 +95,7 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 	if err != nil {
 		return err
 	}
-	w.fitFiles(files, 0)
+	w.fitFiles(fsys, files, 0)
 	return addFiles(w, w, fsys, files, nil)
 }
 
@@ -103,13 +103,13 @@ func (w *Writer) AddFS(fsys fs.FS) error {
 type addSink interface {
 	// createFile starts the object name of size bytes, as CreateSized,
 	// and returns its writer and the entry it becomes.
-	createFile(name string, size int64) (io.Writer, editEntry, error)
+	createFile(f treeFile) (io.Writer, editEntry, error)
 	// linkFile adds the object name, sharing the bytes of the entry to.
 	linkFile(name string, to editEntry) error
 }
 
-func (w *Writer) createFile(name string, size int64) (io.Writer, editEntry, error) {
-	ow, err := w.CreateSized(name, size)
+func (w *Writer) createFile(f treeFile) (io.Writer, editEntry, error) {
+	ow, err := w.create(f.name, f.size, f.class)
 	return ow, editEntry{base: -1, fresh: len(w.table) / ObjectEntrySize}, err
 }
 
@@ -265,7 +265,7 @@ func (d *dedup) write(f treeFile, head []byte, rest io.Reader, also ...io.Writer
 		defer r.Close()
 		src = r
 	}
-	ow, e, err := d.sink.createFile(f.name, f.size)
+	ow, e, err := d.sink.createFile(f)
 	if err != nil {
 		return e, err
 	}

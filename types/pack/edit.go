@@ -229,7 +229,7 @@ func (e *Editor) placeable(op, name string) error {
 // valid until the next Create, CreateSized, AddFS or Close. An object of
 // that name is replaced. The name must be a valid fs path, and neither a
 // directory of the package nor below one of its files: remove those first.
-func (e *Editor) Create(name string) (io.Writer, error) { return e.create(name, -1) }
+func (e *Editor) Create(name string) (io.Writer, error) { return e.create(name, -1, classUnknown) }
 
 // CreateSized is Create for an object of known size: exactly size bytes
 // must be written.
@@ -237,14 +237,14 @@ func (e *Editor) CreateSized(name string, size int64) (io.Writer, error) {
 	if size < 0 {
 		return nil, errors.New("pack: negative object size")
 	}
-	return e.create(name, size)
+	return e.create(name, size, classUnknown)
 }
 
-func (e *Editor) create(name string, size int64) (io.Writer, error) {
+func (e *Editor) create(name string, size int64, c objClass) (io.Writer, error) {
 	if err := e.creatable(name); err != nil {
 		return nil, err
 	}
-	w, err := e.nw.create(name, size)
+	w, err := e.nw.create(name, size, c)
 	if err != nil {
 		e.err = err
 		return nil, err
@@ -470,7 +470,12 @@ func (e *Editor) Close() error {
 		switch {
 		case s.Type == SectionData && !drop[i]:
 			partOf[i] = len(parts)
-			pt := dataPart{s: s, size: p.secSize[i]}
+			// A raw source section holds bytes that did not compress: it
+			// stays stored, unless everything is compressed anew or it
+			// is small (a few objects that compress together with
+			// others, such as the one a small edit wrote).
+			stored := !s.Compressed() && s.USize >= sampleSize && !e.recompress
+			pt := dataPart{s: s, size: p.secSize[i], stored: stored}
 			if e.compact && (use[i] < p.secSize[i] || e.recompress) {
 				pt.sq, pt.size = &live[i], use[i]
 			}
@@ -483,9 +488,8 @@ func (e *Editor) Close() error {
 		}
 	}
 	kept := len(parts)
-	for _, s := range rdNew.Sections {
-		parts = append(parts, dataPart{s: s, size: uint64(s.USize)})
-	}
+	newParts, newPartOf := dataParts(rdNew)
+	parts = append(parts, newParts...)
 	sec := uint64(e.nw.cfg.sectionSize)
 	join := func(i int) bool {
 		if e.compact {
@@ -500,7 +504,7 @@ func (e *Editor) Close() error {
 			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
 		}
 	}
-	pl, err := planData(parts, sec, join, limit)
+	pl, err := planData(parts, e.nw.cfg.planSizes(), join, limit)
 	if err != nil {
 		return err
 	}
@@ -547,8 +551,8 @@ func (e *Editor) Close() error {
 		if en.fresh >= 0 {
 			f := e.nw.table[en.fresh*ObjectEntrySize:]
 			start, offset := uint32(head), uint32(0)
-			if idx := int(binary.LittleEndian.Uint32(f[12:])); idx < len(rdNew.Sections) {
-				start, offset = at(kept+idx, uint64(binary.LittleEndian.Uint32(f[16:])))
+			if idx := int(binary.LittleEndian.Uint32(f[12:])); idx < len(rdNew) {
+				start, offset = at(kept+newPartOf[idx], uint64(binary.LittleEndian.Uint32(f[16:])))
 			}
 			err = entry(n, binary.LittleEndian.Uint64(f), start, offset, e.nw.sums[en.fresh])
 		} else {

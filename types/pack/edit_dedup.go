@@ -47,12 +47,12 @@ func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 	// Sections of the source stay, but for those that lose every object
 	// and its signature.
 	others := len(e.src.Reader.Sections) - 2 - len(e.src.Reader.SectionsOfType(sign.SectionType))
-	e.nw.fitFiles(files, others)
+	e.nw.fitFiles(fsys, files, others)
 	return addFiles(e, e.nw, fsys, files, e.priorFor(files))
 }
 
-func (e *Editor) createFile(name string, size int64) (io.Writer, editEntry, error) {
-	w, err := e.CreateSized(name, size)
+func (e *Editor) createFile(f treeFile) (io.Writer, editEntry, error) {
+	w, err := e.create(f.name, f.size, f.class)
 	return w, editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize}, err
 }
 

@@ -114,7 +114,8 @@ func TestEditorAddFSReadsCandidatesOnly(t *testing.T) {
 	tree := dupTree()
 	tree["small/s1234"] = &fstest.MapFile{Data: noiseOf(5, 1234)} // in a section of 11,240 bytes
 	tree["small/t10000"] = &fstest.MapFile{Data: noiseOf(6, 10_000)}
-	b := patchDigests(t, pkgBytes(t, tree, WithSectionSize(16<<10)), func(d []byte) { d[4] ^= 1 })
+	// Random bytes in compressed sections, which are decoded to compare.
+	b := patchDigests(t, pkgBytes(t, tree, WithSectionSize(16<<10), compressAll()), func(d []byte) { d[4] ^= 1 })
 	for _, c := range []struct {
 		what string
 		add  fstest.MapFS

@@ -13,3 +13,10 @@ func CachedSection(p *Package, sec int) bool {
 	defer p.cache.mu.Unlock()
 	return p.cache.entries[sec] != nil
 }
+
+// compressAll makes a Writer put every object in compressed sections, as
+// it did before it stored incompressible ones (classify.go): for tests
+// of other things that use random bytes.
+func compressAll() WriterOption {
+	return func(c *writerConfig) error { c.compressAll = true; return nil }
+}

@@ -263,6 +263,19 @@ func (r *ObjectReader) ReadAt(b []byte, off int64) (int, error) {
 // which checks the section whole before its first byte is returned.
 func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	s := r.p.Reader.Sections[sg.sec]
+	verified := r.p.signers != nil
+	if !s.Compressed() && verified {
+		return readRaw(s, b, at)
+	}
+	if r.inPlace(s) {
+		e, err := r.objectEntry(sg)
+		if err != nil {
+			return err
+		}
+		copy(b, e.data[at-sg.off:])
+		r.p.cache.release(e)
+		return nil
+	}
 	if sg.mode == accessCached {
 		e, data, err := r.cached(sg)
 		if err != nil {
@@ -272,7 +285,6 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		r.p.cache.release(e)
 		return nil
 	}
-	verified := r.p.signers != nil
 	if !verified && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry() {
 		e, err := r.objectEntry(sg)
 		if err != nil {
@@ -281,9 +293,6 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		copy(b, e.data[at-sg.off:])
 		r.p.cache.release(e)
 		return nil
-	}
-	if sg.mode == accessDirect && verified {
-		return readRaw(s, b, at)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -312,6 +321,14 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		return r.streamErr(sg, err)
 	}
 	return nil
+}
+
+// inPlace reports whether the reader's object, in the raw section s, is
+// read by itself: its own stored bytes, read in place and checked against
+// its digest (see objectEntry), whatever the section's size; a stored
+// object of a package written by a Writer is read so (see classify.go).
+func (r *ObjectReader) inPlace(s *bpx.Section) bool {
+	return !s.Compressed() && r.p.signers == nil && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry()
 }
 
 // readRaw fills b from the raw section s at offset at, in place.
@@ -437,6 +454,16 @@ func (p *Package) objectWise(segs []segment) bool {
 func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
 	if r.closed.Load() {
 		return 0, errClosed
+	}
+	if r.pos == 0 && len(r.segs) == 1 && r.inPlace(r.p.Reader.Sections[r.segs[0].sec]) {
+		e, err := r.objectEntry(&r.segs[0])
+		if err != nil {
+			return 0, err
+		}
+		n, err := w.Write(e.data)
+		r.p.cache.release(e)
+		r.pos += int64(n)
+		return int64(n), err
 	}
 	if r.pos == 0 && len(r.segs) == 1 && r.segs[0].mode == accessCached {
 		sg := &r.segs[0]

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 
 	"github.com/gobpx/bpx"
@@ -39,14 +40,15 @@ import (
 const tailJoin = 8
 
 // layoutSections returns how many data sections the Writer starts for
-// objects of the given sizes, written with CreateSized after the current
-// section (holding curSize bytes; open says whether objects may continue
-// it) with section size sec. It follows Writer.create and objWriter.Write.
-func layoutSections(sizes []int64, sec int64, open bool, curSize int64) int64 {
+// objects of the given sizes and one class, written with CreateSized after
+// the current section of that class (holding curSize bytes; open says
+// whether objects may continue it), with section size sec and objects of
+// at least large bytes alone. It follows Writer.route and writeData.
+func layoutSections(sizes []int64, sec, large int64, open bool, curSize int64) int64 {
 	var n int64
 	for _, size := range sizes {
-		large := size >= sec
-		if large && curSize > 0 {
+		big := size >= large
+		if curSize > 0 && (big || curSize+size > sec) {
 			open = false
 		}
 		if size > 0 {
@@ -63,9 +65,20 @@ func layoutSections(sizes []int64, sec int64, open bool, curSize int64) int64 {
 				open = true
 			}
 		}
-		if large {
+		if big {
 			open = false
 		}
+	}
+	return n
+}
+
+// layoutClasses is layoutSections for the objects of both classes,
+// sizes[0] compressed and sizes[1] stored, with the section size c.
+func (w *Writer) layoutClasses(sizes [2][]int64, c writerConfig) int64 {
+	var n int64
+	for i, cl := range []objClass{classCompress, classStore} {
+		st := &w.streams[i]
+		n += layoutSections(sizes[i], c.classSectionSize(cl), c.largeObject(cl), st.cur != nil, st.curSize)
 	}
 	return n
 }
@@ -75,19 +88,23 @@ func layoutSections(sizes []int64, sec int64, open bool, curSize int64) int64 {
 // smallest size that does, found by bisection (the count shrinks as the
 // size grows, give or take a section at the edges, which Close's joining
 // absorbs).
-func (w *Writer) growSectionSize(sizes []int64, budget int64) {
-	open, cur := w.cur != nil, w.curSize
-	if budget <= 0 || layoutSections(sizes, w.cfg.sectionSize, open, cur) <= budget {
+func (w *Writer) growSectionSize(sizes [2][]int64, budget int64) {
+	count := func(sec int64) int64 {
+		c := w.cfg
+		c.sectionSize = sec
+		return w.layoutClasses(sizes, c)
+	}
+	if budget <= 0 || count(w.cfg.sectionSize) <= budget {
 		return
 	}
 	lo, hi := w.cfg.sectionSize, int64(math.MaxUint32)
-	if layoutSections(sizes, hi, open, cur) > budget {
+	if count(hi) > budget {
 		w.cfg.sectionSize = hi
 		return
 	}
 	for lo+1 < hi {
 		mid := lo + (hi-lo)/2
-		if layoutSections(sizes, mid, open, cur) <= budget {
+		if count(mid) <= budget {
 			hi = mid
 		} else {
 			lo = mid
@@ -96,28 +113,47 @@ func (w *Writer) growSectionSize(sizes []int64, budget int64) {
 	w.cfg.sectionSize = hi
 }
 
-// fitFiles grows the section size for files about to be added, so that
-// they fit within the section limit alongside the sections the Writer has
-// and others more (see growSectionSize).
-func (w *Writer) fitFiles(files []treeFile, others int) {
+// fitFiles grows the section size for files of fsys about to be added, so
+// that they fit within the section limit alongside the sections the Writer
+// has and others more (see growSectionSize). When they would not fit as
+// they are, the files are classified first (see classifyFiles), so that
+// stored and compressed sections are counted each at their size; else each
+// file is classified as it is written, and read once.
+func (w *Writer) fitFiles(fsys fs.FS, files []treeFile, others int) {
 	m := w.cfg.contentSections()
 	if m == 0 {
 		return
 	}
-	sizes := make([]int64, len(files))
-	for i, f := range files {
-		sizes[i] = f.size
-	}
 	// The object table, strings and metadata come first.
-	w.growSectionSize(sizes, int64(m-3-others-w.sections))
+	budget := int64(m - 3 - others - len(w.order))
+	var sizes [2][]int64
+	for _, f := range files {
+		sizes[0] = append(sizes[0], f.size)
+	}
+	if budget > 0 && w.layoutClasses(sizes, w.cfg) <= budget {
+		return
+	}
+	if w.classifies() {
+		classifyFiles(fsys, files)
+		sizes = [2][]int64{}
+		for _, f := range files {
+			i := 0
+			if f.class == classStore {
+				i = 1
+			}
+			sizes[i] = append(sizes[i], f.size)
+		}
+	}
+	w.growSectionSize(sizes, budget)
 }
 
 // dataPart is one data section of a package being written, made from a
 // section of a source: copied whole, or (sq != nil) only its live ranges.
 type dataPart struct {
-	s    *bpx.Section
-	sq   *squeeze
-	size uint64 // bytes it contributes
+	s      *bpx.Section
+	sq     *squeeze
+	size   uint64 // bytes it contributes
+	stored bool   // of stored sections (see classify.go): joined only with its kind, and stored raw
 }
 
 // dataPlan groups the data parts of a package into sections: each group
@@ -131,17 +167,23 @@ type dataPlan struct {
 }
 
 // planData groups parts: first joining part i+1 to part i's group where
-// join(i) allows it and the group stays within sec bytes, then joining
-// the two neighbouring groups of the smallest total size until at most
-// limit groups remain (limit 0: no limit). It fails with bpx.ErrTooLarge
-// when the groups cannot fit limit sections of at most 4 GiB - 1 bytes.
-func planData(parts []dataPart, sec uint64, join func(i int) bool, limit int) (*dataPlan, error) {
+// join(i) allows it, both are of a kind (compressed or stored) and the
+// group stays within sec[0] bytes (sec[1] for stored parts), then joining
+// the two neighbouring groups of the smallest total size, of a kind while
+// any are, until at most limit groups remain (limit 0: no limit). It fails
+// with bpx.ErrTooLarge when the groups cannot fit limit sections of at most
+// 4 GiB - 1 bytes.
+func planData(parts []dataPart, sec [2]uint64, join func(i int) bool, limit int) (*dataPlan, error) {
 	pl := &dataPlan{parts: parts, group: make([]int, len(parts)), base: make([]uint64, len(parts))}
 	// size[g] of each group; starts[g] its first part.
 	var size []uint64
 	var starts []int
 	for i, p := range parts {
-		if i > 0 && join(i-1) && size[len(size)-1]+p.size <= sec {
+		most := sec[0]
+		if p.stored {
+			most = sec[1]
+		}
+		if i > 0 && join(i-1) && parts[i-1].stored == p.stored && size[len(size)-1]+p.size <= most {
 			size[len(size)-1] += p.size
 			continue
 		}
@@ -153,13 +195,16 @@ func planData(parts []dataPart, sec uint64, join func(i int) bool, limit int) (*
 		// Groups as a linked list; candidate pairs (g, next g) in a heap,
 		// stale ones skipped by their version.
 		next, prev, ver := make([]int, n), make([]int, n), make([]int, n)
+		stored := make([]bool, n) // a group of stored parts only
 		for g := range n {
 			next[g], prev[g] = g+1, g-1
+			stored[g] = parts[starts[g]].stored
 		}
 		h := &pairHeap{}
 		push := func(g int) {
 			if nx := next[g]; nx < n && size[g]+size[nx] <= math.MaxUint32 {
-				heap.Push(h, pair{g: g, sum: size[g] + size[nx], vg: ver[g], vn: ver[nx]})
+				cross := stored[g] != stored[nx]
+				heap.Push(h, pair{g: g, sum: size[g] + size[nx], cross: cross, vg: ver[g], vn: ver[nx]})
 			}
 		}
 		for g := range n - 1 {
@@ -177,6 +222,7 @@ func planData(parts []dataPart, sec uint64, join func(i int) bool, limit int) (*
 				continue // stale
 			}
 			size[g] += size[nx]
+			stored[g] = stored[g] && stored[nx]
 			ver[g]++
 			ver[nx] = -1
 			next[g] = next[nx]
@@ -234,7 +280,11 @@ func (pl *dataPlan) write(bw *bpx.Writer, opts bpx.SectionOptions) error {
 			i = j
 			continue
 		}
-		w, err := bw.CreateSection(SectionData, opts)
+		o := opts
+		if pl.storedGroup(i, j) {
+			o = storedOptions(opts)
+		}
+		w, err := bw.CreateSection(SectionData, o)
 		if err != nil {
 			return err
 		}
@@ -245,6 +295,16 @@ func (pl *dataPlan) write(bw *bpx.Writer, opts bpx.SectionOptions) error {
 		}
 	}
 	return nil
+}
+
+// storedGroup reports whether parts i to j (exclusive) are all stored.
+func (pl *dataPlan) storedGroup(i, j int) bool {
+	for ; i < j; i++ {
+		if !pl.parts[i].stored {
+			return false
+		}
+	}
+	return true
 }
 
 // copyTo writes the bytes the part contributes to w, streaming, and reads
@@ -280,6 +340,7 @@ func (p *dataPart) copyTo(w io.Writer) error {
 type pair struct {
 	g      int
 	sum    uint64
+	cross  bool // the groups are of different kinds: joined last
 	vg, vn int
 }
 
@@ -287,6 +348,9 @@ type pairHeap []pair
 
 func (h pairHeap) Len() int { return len(h) }
 func (h pairHeap) Less(i, j int) bool {
+	if h[i].cross != h[j].cross {
+		return !h[i].cross
+	}
 	if h[i].sum != h[j].sum {
 		return h[i].sum < h[j].sum
 	}

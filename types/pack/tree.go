@@ -7,8 +7,9 @@ import (
 
 // treeFile is a regular file found by listTree.
 type treeFile struct {
-	name string
-	size int64
+	name  string
+	size  int64
+	class objClass // classUnknown until classifyFiles
 }
 
 // listTree returns the regular files of the tree of fsys at root, in
@@ -27,7 +28,7 @@ func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 		if err != nil {
 			return err
 		}
-		files = append(files, treeFile{name, info.Size()})
+		files = append(files, treeFile{name: name, size: info.Size()})
 		return nil
 	})
 	return files, err

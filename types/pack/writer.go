@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 
 	"github.com/gobpx/bpx"
@@ -55,26 +56,42 @@ type Writer struct {
 	cfg writerConfig
 	ext TypeExt
 
-	tmp   *os.File
-	bw    *bpx.Writer
-	names bpxstrings.Builder
-	table []byte   // object entries; Start relative to the first data section
-	sums  []uint32 // the CRC-32C of each object, see SectionDigests
-	meta  []byte
-	err   error
+	// The data sections are written to two temporary containers as they
+	// fill: compressed sections and stored ones (see classify.go). order
+	// numbers them together, in the order they were started: the Start of
+	// a table entry is that number until Close.
+	streams [2]dataStream
+	order   []secRef
+	head    []byte // the first bytes of an object of undecided class
+	names   bpxstrings.Builder
+	table   []byte   // object entries; Start relative to the first data section
+	sums    []uint32 // the CRC-32C of each object, see SectionDigests
+	meta    []byte
+	err     error
 
 	removed    []string // names given to Remove, see removed.go
 	removedSet map[string]bool
 
-	cur      io.Writer // current data section
-	curIdx   int       // its index in the temporary container
-	curSize  int64
-	sections int
+	obj     *objState
+	gen     int
+	signTmp *os.File // the unsigned package, when signing (see output)
+}
 
-	obj      *objState
-	gen      int
+// dataStream is one of the Writer's two kinds of data sections, being
+// written to a temporary container.
+type dataStream struct {
+	tmp      *os.File
+	bw       *bpx.Writer
 	bwClosed bool
-	signTmp  *os.File // the unsigned package, when signing (see output)
+	cur      io.Writer // current section
+	curIdx   int       // its number in the Writer's order; -1 before the first
+	curSize  int64
+}
+
+// secRef is a section of a dataStream: the stream and its index in the
+// stream's temporary container.
+type secRef struct {
+	stream, index int
 }
 
 type objState struct {
@@ -85,6 +102,7 @@ type objState struct {
 	start, offset uint32
 	large         bool
 	sum           uint32 // CRC-32C of the bytes so far
+	class         objClass
 }
 
 // NewWriter returns a Writer that writes a package to w when Close is
@@ -92,7 +110,8 @@ type objState struct {
 // makes the Writer fail with the option's error at the first Create,
 // CreateSized, AddFS or Close.
 func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
-	pw := &Writer{dst: w, ext: TypeExt{Arch: ArchAny, Platform: PlatformAny, Generator: GeneratorGoBPX}, curIdx: -1}
+	pw := &Writer{dst: w, ext: TypeExt{Arch: ArchAny, Platform: PlatformAny, Generator: GeneratorGoBPX}}
+	pw.streams[0].curIdx, pw.streams[1].curIdx = -1, -1
 	pw.cfg, pw.err = newWriterConfig(opts)
 	return pw
 }
@@ -138,7 +157,7 @@ func (w *Writer) SetMetadataValue(v any) error {
 // valid until the next Create, CreateSized or Close. The name must be a
 // valid fs path (see fs.ValidPath) not used before, unless
 // the Writer was made with AllowInvalidNames.
-func (w *Writer) Create(name string) (io.Writer, error) { return w.create(name, -1) }
+func (w *Writer) Create(name string) (io.Writer, error) { return w.create(name, -1, classUnknown) }
 
 // CreateSized is Create for an object whose size is known: exactly size
 // bytes must be written. An object of at least the section size
@@ -147,10 +166,12 @@ func (w *Writer) CreateSized(name string, size int64) (io.Writer, error) {
 	if size < 0 {
 		return nil, errors.New("pack: negative object size")
 	}
-	return w.create(name, size)
+	return w.create(name, size, classUnknown)
 }
 
-func (w *Writer) create(name string, size int64) (io.Writer, error) {
+// create starts the object name of size bytes (-1: unknown) of class c
+// (classUnknown: decided from its first bytes).
+func (w *Writer) create(name string, size int64, c objClass) (io.Writer, error) {
 	if err := w.finishObject(); err != nil {
 		return nil, err
 	}
@@ -160,11 +181,64 @@ func (w *Writer) create(name string, size int64) (io.Writer, error) {
 	}
 	w.gen++
 	gen := w.gen
-	w.obj = &objState{gen: gen, name: off, expect: size, large: size >= w.cfg.sectionSize}
-	if w.obj.large && w.curSize > 0 {
-		w.cur = nil // a large object starts a section of its own
+	w.obj = &objState{gen: gen, name: off, expect: size}
+	w.head = w.head[:0]
+	switch {
+	case !w.classifies() || (size >= 0 && size < minSample):
+		w.route(classCompress, size)
+	case c != classUnknown:
+		w.route(c, size)
 	}
 	return &objWriter{w: w, gen: gen}, nil
+}
+
+// classifies reports whether the Writer sorts objects into compressed and
+// stored sections: not when it compresses nothing.
+func (w *Writer) classifies() bool {
+	return w.cfg.compression != bpx.CompressNone && !w.cfg.compressAll
+}
+
+// sectionSize returns the section size of class c: the configured one for
+// compressed sections, 16 times it (up to 4 GiB - 1) for stored ones, whose
+// objects are read in place whatever the section's size.
+func (c *writerConfig) classSectionSize(cl objClass) int64 {
+	if cl == classStore {
+		return min(16*c.sectionSize, math.MaxUint32)
+	}
+	return c.sectionSize
+}
+
+// largeObject returns the size from which an object of class cl gets data
+// sections of its own: the section size for compressed sections, a
+// quarter of it for stored ones.
+func (c *writerConfig) largeObject(cl objClass) int64 {
+	if cl == classStore {
+		return c.classSectionSize(cl) / 4
+	}
+	return c.sectionSize
+}
+
+// route sends the current object, of size bytes (-1: unknown), to the
+// sections of class c: a large object starts a section of its own, and
+// one that fits a section but not what is left of the current one starts
+// the next, so that reading it never needs two sections.
+func (w *Writer) route(c objClass, size int64) {
+	ob := w.obj
+	ob.class = c
+	st := w.stream(c)
+	sec := w.cfg.classSectionSize(c)
+	ob.large = size >= w.cfg.largeObject(c)
+	if st.curSize > 0 && (ob.large || size >= 0 && st.curSize+size > sec) {
+		st.cur = nil
+	}
+}
+
+// stream returns the dataStream of class c.
+func (w *Writer) stream(c objClass) *dataStream {
+	if c == classStore {
+		return &w.streams[1]
+	}
+	return &w.streams[0]
 }
 
 // addName checks name for op and adds it to the strings, returning its
@@ -194,19 +268,25 @@ func (w *Writer) fail(err error) error {
 	return err
 }
 
-// tmpWriter creates the temporary container on first use.
-func (w *Writer) tmpWriter() (*bpx.Writer, error) {
-	if w.bw != nil {
-		return w.bw, nil
+// tmpWriter creates the temporary container of stream i on first use.
+// Stored sections keep nothing in memory: they are large, and only
+// copied.
+func (w *Writer) tmpWriter(i int) (*bpx.Writer, error) {
+	st := &w.streams[i]
+	if st.bw != nil {
+		return st.bw, nil
 	}
 	f, err := os.CreateTemp(w.cfg.tempDir, "bpx-pack-*")
 	if err != nil {
 		return nil, w.fail(err)
 	}
-	w.tmp = f
+	st.tmp = f
 	opts := []bpx.WriterOption{
 		bpx.WithMemoryLimit(w.cfg.memoryLimit),
 		bpx.WithSpoolThreshold(min(w.cfg.sectionSize+w.cfg.sectionSize/8, 8<<20)),
+	}
+	if i == 1 {
+		opts = []bpx.WriterOption{bpx.WithMemoryLimit(0), bpx.WithSpoolThreshold(256 << 10)}
 	}
 	if w.cfg.concurrency > 0 {
 		opts = append(opts, bpx.WithConcurrency(w.cfg.concurrency))
@@ -217,22 +297,35 @@ func (w *Writer) tmpWriter() (*bpx.Writer, error) {
 	if w.cfg.ctx != nil {
 		opts = append(opts, bpx.WithContext(w.cfg.ctx))
 	}
-	w.bw = bpx.NewWriter(f, opts...)
-	return w.bw, nil
+	st.bw = bpx.NewWriter(f, opts...)
+	return st.bw, nil
 }
 
-func (w *Writer) newSection() error {
-	bw, err := w.tmpWriter()
+// newSection starts the next section of the current object's stream.
+func (w *Writer) newSection(c objClass) error {
+	i := 0
+	opts := w.dataOptions()
+	if c == classStore {
+		i, opts = 1, storedOptions(opts)
+	}
+	bw, err := w.tmpWriter(i)
 	if err != nil {
 		return err
 	}
-	sw, err := bw.CreateSection(SectionData, w.dataOptions())
+	idx := bw.SectionCount()
+	sw, err := bw.CreateSection(SectionData, opts)
 	if err != nil {
 		return w.fail(err)
 	}
-	w.cur, w.curIdx, w.curSize = sw, w.sections, 0
-	w.sections++
+	st := &w.streams[i]
+	st.cur, st.curIdx, st.curSize = sw, len(w.order), 0
+	w.order = append(w.order, secRef{i, idx})
 	return nil
+}
+
+// storedOptions are opts for a stored section.
+func storedOptions(opts bpx.SectionOptions) bpx.SectionOptions {
+	return bpx.SectionOptions{Checksum: opts.Checksum}
 }
 
 type objWriter struct {
@@ -249,23 +342,53 @@ func (o *objWriter) Write(p []byte) (int, error) {
 		return 0, errors.New("pack: write to an object after the next Create or Close")
 	}
 	ob := w.obj
-	if ob.expect >= 0 && ob.size+int64(len(p)) > ob.expect {
+	if ob.expect >= 0 && ob.size+int64(len(w.head))+int64(len(p)) > ob.expect {
 		return 0, fmt.Errorf("pack: object written beyond its declared size %d", ob.expect)
 	}
+	if ob.class == classUnknown {
+		// Buffer the first bytes, then decide.
+		k := min(len(p), sampleSize-len(w.head))
+		w.head = append(w.head, p[:k]...)
+		if len(w.head) < sampleSize {
+			return len(p), nil
+		}
+		w.route(classify(w.head), ob.expect)
+		if err := w.flushHead(); err != nil {
+			return 0, err
+		}
+		n, err := w.writeData(p[k:])
+		return k + n, err
+	}
+	return w.writeData(p)
+}
+
+// flushHead writes the buffered first bytes of the current object, whose
+// class is decided.
+func (w *Writer) flushHead() error {
+	_, err := w.writeData(w.head)
+	w.head = w.head[:0]
+	return err
+}
+
+// writeData writes p to the sections of the current object's class.
+func (w *Writer) writeData(p []byte) (int, error) {
+	ob := w.obj
+	st := w.stream(ob.class)
+	sec := w.cfg.classSectionSize(ob.class)
 	n := 0
 	for len(p) > 0 {
-		if w.cur == nil || w.curSize >= w.cfg.sectionSize {
-			if err := w.newSection(); err != nil {
+		if st.cur == nil || st.curSize >= sec {
+			if err := w.newSection(ob.class); err != nil {
 				return n, err
 			}
 		}
 		if !ob.started {
-			ob.started, ob.start, ob.offset = true, uint32(w.curIdx), uint32(w.curSize)
+			ob.started, ob.start, ob.offset = true, uint32(st.curIdx), uint32(st.curSize)
 		}
-		m := int(min(int64(len(p)), w.cfg.sectionSize-w.curSize))
-		k, err := w.cur.Write(p[:m])
+		m := int(min(int64(len(p)), sec-st.curSize))
+		k, err := st.cur.Write(p[:m])
 		n += k
-		w.curSize += int64(k)
+		st.curSize += int64(k)
 		ob.size += int64(k)
 		ob.sum = crc32.Update(ob.sum, castagnoli, p[:k])
 		if err != nil {
@@ -285,12 +408,23 @@ func (w *Writer) finishObject() error {
 	if ob == nil || ob.gen < 0 {
 		return nil
 	}
+	if ob.class == classUnknown && len(w.head) > 0 {
+		// An object shorter than the sample: its size is known now.
+		w.route(classify(w.head), int64(len(w.head)))
+		if err := w.flushHead(); err != nil {
+			return err
+		}
+	}
 	if ob.expect >= 0 && ob.size != ob.expect {
 		return w.fail(fmt.Errorf("pack: object written with %d bytes, declared %d: %w", ob.size, ob.expect, io.ErrShortWrite))
 	}
 	if !ob.started { // empty: point at the current position, as the reference does
-		if w.curIdx >= 0 {
-			ob.start, ob.offset = uint32(w.curIdx), uint32(w.curSize)
+		st := &w.streams[0]
+		if st.curIdx < 0 {
+			st = &w.streams[1]
+		}
+		if st.curIdx >= 0 {
+			ob.start, ob.offset = uint32(st.curIdx), uint32(st.curSize)
 		}
 	}
 	var e [ObjectEntrySize]byte
@@ -301,7 +435,7 @@ func (w *Writer) finishObject() error {
 	w.table = append(w.table, e[:]...)
 	w.sums = append(w.sums, ob.sum)
 	if ob.large {
-		w.cur = nil // nothing shares the sections of a large object
+		w.stream(ob.class).cur = nil // nothing shares the sections of a large object
 	}
 	ob.gen = -1 // later writes fail
 	return nil
@@ -325,15 +459,12 @@ func (w *Writer) Close() (err error) {
 	if w.meta != nil {
 		head = 4
 	}
-	parts := make([]dataPart, len(rd.Sections))
-	for i, s := range rd.Sections {
-		parts[i] = dataPart{s: s, size: uint64(s.USize)}
-	}
+	parts, partOf := dataParts(rd)
 	limit := 0
 	if m := w.cfg.contentSections(); m > 0 {
 		limit = max(1, m-head)
 	}
-	pl, err := planData(parts, uint64(w.cfg.sectionSize), func(int) bool { return false }, limit)
+	pl, err := planData(parts, w.cfg.planSizes(), func(int) bool { return false }, limit)
 	if err != nil {
 		return err
 	}
@@ -341,7 +472,7 @@ func (w *Writer) Close() (err error) {
 		e := w.table[i:]
 		start, offset := binary.LittleEndian.Uint32(e[12:]), binary.LittleEndian.Uint32(e[16:])
 		if int(start) < len(parts) { // else an empty object of an empty package
-			g, off := pl.pos(int(start), uint64(offset))
+			g, off := pl.pos(partOf[start], uint64(offset))
 			start, offset = uint32(g), uint32(off)
 		}
 		binary.LittleEndian.PutUint32(e[12:], start+uint32(head))
@@ -378,29 +509,71 @@ func (w *Writer) Close() (err error) {
 	return w.finishOutput()
 }
 
-// finishData finishes the last object and the temporary container of the
-// data sections, and opens it; the Writer takes no more objects. The
-// container stays readable until cleanup.
-func (w *Writer) finishData() (*bpx.Reader, error) {
+// finishData finishes the last object and the temporary containers of the
+// data sections, and returns their sections in the order they were
+// started; the Writer takes no more objects. The containers stay readable
+// until cleanup.
+func (w *Writer) finishData() ([]tempSection, error) {
 	if err := w.finishObject(); err != nil {
 		return nil, err
 	}
 	w.obj = &objState{gen: -1}
 	w.err = errors.New("pack: Writer closed")
-	if _, err := w.tmpWriter(); err != nil {
-		return nil, err
+	var rds [2]*bpx.Reader
+	for i := range w.streams {
+		st := &w.streams[i]
+		if st.bw == nil {
+			continue
+		}
+		st.bw.SetTypeExt(w.ext.Marshal())
+		st.bw.SetType(bpx.TypePackage)
+		st.bwClosed = true
+		if err := st.bw.Close(); err != nil {
+			return nil, err
+		}
+		size, err := st.tmp.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return nil, err
+		}
+		if rds[i], err = bpx.NewReader(st.tmp, size); err != nil {
+			return nil, err
+		}
 	}
-	w.bw.SetTypeExt(w.ext.Marshal())
-	w.bw.SetType(bpx.TypePackage)
-	w.bwClosed = true
-	if err := w.bw.Close(); err != nil {
-		return nil, err
+	secs := make([]tempSection, len(w.order))
+	for g, r := range w.order {
+		secs[g] = tempSection{s: rds[r.stream].Sections[r.index], stored: r.stream == 1}
 	}
-	size, err := w.tmp.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return nil, err
+	return secs, nil
+}
+
+// tempSection is a data section of a Writer's temporary containers.
+type tempSection struct {
+	s      *bpx.Section
+	stored bool // a stored section (see classify.go)
+}
+
+// dataParts returns the data parts of the temporary sections secs:
+// compressed sections first, then stored ones, each kind in the order
+// written (so that neighbours of a kind may be joined); and the part of
+// each section.
+func dataParts(secs []tempSection) ([]dataPart, []int) {
+	parts := make([]dataPart, 0, len(secs))
+	partOf := make([]int, len(secs))
+	for _, stored := range []bool{false, true} {
+		for i, t := range secs {
+			if t.stored == stored {
+				partOf[i] = len(parts)
+				parts = append(parts, dataPart{s: t.s, size: uint64(t.s.USize), stored: stored})
+			}
+		}
 	}
-	return bpx.NewReader(w.tmp, size)
+	return parts, partOf
+}
+
+// planSizes are the section sizes planData joins parts up to: compressed,
+// stored.
+func (c *writerConfig) planSizes() [2]uint64 {
+	return [2]uint64{uint64(c.classSectionSize(classCompress)), uint64(c.classSectionSize(classStore))}
 }
 
 // dataOptions are how data sections are stored.
@@ -429,14 +602,17 @@ func (w *Writer) rewriteOptions() []bpx.WriterOption {
 }
 
 func (w *Writer) cleanup() {
-	if w.bw != nil && !w.bwClosed {
-		w.bwClosed = true
-		w.bw.Close() // removes its spool files
-	}
-	if w.tmp != nil {
-		w.tmp.Close()
-		os.Remove(w.tmp.Name())
-		w.tmp = nil
+	for i := range w.streams {
+		st := &w.streams[i]
+		if st.bw != nil && !st.bwClosed {
+			st.bwClosed = true
+			st.bw.Close() // removes its spool files
+		}
+		if st.tmp != nil {
+			st.tmp.Close()
+			os.Remove(st.tmp.Name())
+			st.tmp = nil
+		}
 	}
 	w.removeSignTemp()
 }

@@ -28,6 +28,7 @@ type writerConfig struct {
 	addProgress       func(name string, n int64)
 	ctx               context.Context // nil: never stops
 	signKeys          []*sign.PrivateKey
+	compressAll       bool // no stored sections: every object is compressed (tests of other things)
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.

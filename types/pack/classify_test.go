@@ -1,0 +1,162 @@
+package pack
+
+import (
+	"bytes"
+	"compress/flate"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gobpx/bpx"
+)
+
+// deflated returns text compressed with flate: bytes that do not
+// compress again, as in a PNG or a ZIP.
+func deflated(n int) []byte {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(w, "%d %x\n", i, i*i*2654435761)
+	}
+	w.Close()
+	return b.Bytes()[:n]
+}
+
+func TestClassify(t *testing.T) {
+	text := []byte(strings.Repeat("func main() { fmt.Println(\"hello, world\") }\n", 2000))
+	mesh := make([]byte, 50_000) // float32 vertices on a grid: repeats
+	for i := range mesh {
+		mesh[i] = byte(i % 12 * (i / 4096))
+	}
+	for _, c := range []struct {
+		what string
+		b    []byte
+		want objClass
+	}{
+		{"text", text, classCompress},
+		{"mesh", mesh, classCompress},
+		{"random bytes", noiseOf(1, 100_000), classStore},
+		{"deflated bytes", deflated(200_000), classStore},
+		{"random bytes shorter than minSample", noiseOf(2, minSample-1), classCompress},
+		{"random bytes then their copy", append(noiseOf(3, 30_000), noiseOf(3, 30_000)...), classCompress},
+		{"empty", nil, classCompress},
+	} {
+		sample := c.b[:min(len(c.b), sampleSize)]
+		if got := classify(sample); got != c.want {
+			t.Errorf("%s: class %d, want %d (estimate %.3f)", c.what, got, c.want, estimateRatio(sample))
+		}
+	}
+}
+
+// storedTree is a tree of files that compress (text) and files that do not
+// (random and deflated bytes), in sizes around the section sizes.
+func storedTree() fstest.MapFS {
+	m := fstest.MapFS{}
+	for i := range 40 {
+		m[fmt.Sprintf("img/%02d.png", i)] = &fstest.MapFile{Data: noiseOf(byte(i), 2000+i*997)}
+		m[fmt.Sprintf("txt/%02d.xml", i)] = &fstest.MapFile{Data: bytes.Repeat(fmt.Appendf(nil, "<node id=%d/>\n", i), 100+i*37)}
+	}
+	m["img/big.ogg"] = &fstest.MapFile{Data: deflated(70_000)}
+	m["img/deflated.zip"] = &fstest.MapFile{Data: deflated(9_000)}
+	return m
+}
+
+// TestStoredSections: objects that do not compress go to raw sections of
+// their own kind, those that compress to xz sections; no object that fits
+// a section is split between two; the package reads back whole, the
+// reference model reads it, and reading a stored object decodes nothing.
+func TestStoredSections(t *testing.T) {
+	tree := storedTree()
+	const sec = 8 << 10
+	b := pkgBytes(t, tree, WithSectionSize(sec))
+	referenceReadable(t, b)
+	p := openBytes(t, b)
+	checkTree(t, p, tree)
+	for _, o := range p.Objects() {
+		segs, err := p.segments(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := strings.HasPrefix(o.Name, "img/")
+		for _, sg := range segs {
+			s := p.Reader.Sections[sg.sec]
+			// A compressed section of a few bytes is kept raw: xz
+			// cannot shrink them.
+			if s.Compressed() == stored && (stored || s.USize >= minSample) {
+				t.Errorf("%s is in section %d, compressed %v", o.Name, sg.sec, s.Compressed())
+			}
+		}
+		large := int64(sec)
+		if stored {
+			large = 16 * sec / 4
+		}
+		if int64(o.Size) < large && len(segs) > 1 {
+			t.Errorf("%s (%d bytes) is split over %d sections", o.Name, o.Size, len(segs))
+		}
+	}
+	// Stored objects are read in place: no section is decoded.
+	p = openBytes(t, b)
+	for name := range tree {
+		if strings.HasPrefix(name, "img/") {
+			if _, err := fs.ReadFile(p, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := decodedSections(p); n != 0 {
+		t.Errorf("reading the stored objects decoded %d sections", n)
+	}
+	// Everything compressed, as before: larger and all xz.
+	all := pkgBytes(t, tree, WithSectionSize(sec), compressAll())
+	for _, s := range openBytes(t, all).Reader.Sections {
+		if s.Type == SectionData && s.Compressed() && s.USize >= 16<<10 {
+			t.Errorf("compressAll: a compressed data section of %d bytes", s.USize)
+		}
+	}
+}
+
+// decodedSections counts the whole sections p's cache holds (object
+// entries have negative keys).
+func decodedSections(p *Package) int {
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	n := 0
+	for k := range p.cache.entries {
+		if k >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStoredObjectChecked: a stored object read in place is checked
+// against its digest at every read of its stored bytes: a byte changed
+// after a first good read (its entry evicted) fails the next with
+// ErrChecksum.
+func TestStoredObjectChecked(t *testing.T) {
+	tree := storedTree()
+	b := pkgBytes(t, tree, WithSectionSize(8<<10))
+	p := openBytes(t, b, WithCacheSize(64<<10))
+	name := "img/07.png"
+	got, err := fs.ReadFile(p, name)
+	if err != nil || !bytes.Equal(got, tree[name].Data) {
+		t.Fatalf("first read: %v", err)
+	}
+	i := bytes.Index(b, tree[name].Data)
+	if i < 0 {
+		t.Fatal("stored bytes not found")
+	}
+	b[i+100] ^= 1
+	// Evict it: read every other stored object.
+	for n := range tree {
+		if n != name && strings.HasPrefix(n, "img/") {
+			fs.ReadFile(p, n)
+		}
+	}
+	if _, err := fs.ReadFile(p, name); !errors.Is(err, bpx.ErrChecksum) {
+		t.Errorf("read after the change: %v, want ErrChecksum", err)
+	}
+}
