@@ -267,16 +267,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 	if !s.Compressed() && verified {
 		return readRaw(s, b, at)
 	}
-	if r.inPlace(s) {
-		e, err := r.objectEntry(sg)
-		if err != nil {
-			return err
-		}
-		copy(b, e.data[at-sg.off:])
-		r.p.cache.release(e)
-		return nil
-	}
-	if sg.mode == accessCached {
+	if sg.mode == accessCached && !r.inPlace(s) {
 		e, data, err := r.cached(sg)
 		if err != nil {
 			return err
