@@ -111,7 +111,7 @@ their tables match what it signed, else nothing is listed.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is
@@ -125,7 +125,9 @@ signs the package as it is packed (see bpx sign). The
 package has at most --max-sections sections (339, the most the reference
 SDK reads through a buffered reader): past about 336 times --section-size
 of data, sections grow to fit, and reading one small file decodes its
-whole section.` + interruptDoc,
+whole section up to the file. Files whose first 64 KiB do not compress
+(PNG, JPEG, OGG, archives) are stored uncompressed, in sections of their
+own, and read in place.` + linkDoc + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},
@@ -156,7 +158,7 @@ is never written: the unpack fails instead.`,
 	Setup: setupUnpack,
 }, {
 	Name:    "add",
-	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE PATH...",
+	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-o OUT] PACKAGE PATH...",
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
@@ -179,7 +181,7 @@ fails saying that PACKAGE changed (all edits do so): run it again. An edit
 of a signed package removes its signature, which would no longer match,
 and says so, unless --key signs the result (all edits do so). The files are listed
 when the command starts; PACKAGE, OUT and the temporary file are never added,
-even when a PATH holds them (a note names the first two).` + interruptDoc,
+even when a PATH holds them (a note names the first two).` + linkDoc + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Add (or replace) the files under assets/textures as textures/...", "bpx add -C assets game.bpx textures"},
@@ -227,7 +229,7 @@ compression of a whole package.` + interruptDoc,
 	Setup: setupRepack,
 }, {
 	Name:    "diff",
-	Usage:   "[--json] [-0] [--patch OUT.bpx [--key SECRET [--passphrase-file FILE]]] A B",
+	Usage:   "[--json] [-0] [--patch OUT.bpx [--key SECRET [--passphrase-file FILE]]] [--skip-dangling] A B",
 	Summary: "compare two packages or directories; write the patch package that turns A into B",
 	Doc: `Print the files added (+), removed (-) and modified (M) from A to B, one a
 line sorted by name, compared by content; A and B are packages or
@@ -235,14 +237,11 @@ directories. Names are printed as bpx ls prints them; -0 prints them
 exact and ends each line with a NUL instead. --patch also writes a mod
 package with B's added and modified files and A's removed ones, such that
 bpx unpack -L OUT.bpx A gives B (files only: sections of other types than
-a package's are neither compared nor carried). A directory that holds a
-symbolic link, or any other entry that is neither a regular file nor a
-directory, anywhere below it is refused, naming the entry, as bpx pack and
-bpx add refuse it: a link is never followed nor skipped, and no patch is
-written. Exit status as diff(1): 0 when A and B hold the same files, 1
-when they differ, 2 on trouble (bad usage, an unreadable or damaged input,
-a symbolic link), unlike the other commands, which use 1 for bad input.
---key signs the patch package.` + interruptDoc,
+a package's are neither compared nor carried). A directory is read as bpx
+pack and bpx add read it.` + linkDoc + ` Exit status as diff(1): 0 when A and B
+hold the same files, 1 when they differ, 2 on trouble (bad usage, an
+unreadable or damaged input, a dangling link), unlike the other commands,
+which use 1 for bad input. --key signs the patch package.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},

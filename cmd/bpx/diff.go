@@ -20,6 +20,7 @@ type diffFlags struct {
 	json, zero bool
 	patch      string
 	keyFlags
+	linkFlag
 }
 
 func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
@@ -28,6 +29,7 @@ func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&f.zero, "0", false, "print names exact and end each line with a NUL instead of a newline")
 	fs.StringVar(&f.patch, "patch", "", "also write the mod package `OUT.bpx` that turns A into B when layered over A (bpx unpack -L)")
 	f.keyFlags.define(fs, "sign the --patch package with the secret key `SECRET` (see bpx sign)")
+	f.linkFlag.define(fs)
 	return f.run
 }
 
@@ -50,16 +52,16 @@ func (f *diffFlags) run(e *env, pos []string) int {
 	}
 	var trees [2]fs.FS
 	for i, name := range pos {
-		t, closer, err := openTree(name)
+		t, closer, err := f.openTree(name)
 		if err != nil {
-			return f.trouble(e, err)
+			return f.trouble(e, f.hint(err))
 		}
 		defer closer()
 		trees[i] = t
 	}
 	changes, err := pack.Diff(trees[0], trees[1])
 	if err != nil {
-		return f.trouble(e, namePath(err, pos))
+		return f.trouble(e, err)
 	}
 	if f.patch != "" {
 		opts := []pack.WriterOption{}
@@ -75,7 +77,12 @@ func (f *diffFlags) run(e *env, pos []string) int {
 			return pw.Close()
 		})
 		if err != nil {
-			return f.trouble(e, namePath(err, pos))
+			return f.trouble(e, err)
+		}
+	}
+	for _, t := range trees {
+		if s, ok := t.(*treeSnapshot); ok {
+			s.noteSkipped(e, "compared")
 		}
 	}
 	out := bufio.NewWriter(e.Stdout)
@@ -121,33 +128,31 @@ func (f *diffFlags) trouble(e *env, err error) int {
 	return exitUsage
 }
 
-// namePath returns err, naming the entry of an ErrNotRegular error (a
-// symbolic link, say) by its path under the directory A or B, dirs[0] or
-// dirs[1], that holds it rather than by its name inside the tree. Diff
-// lists A whole before B, so an entry A holds is the one in A.
-func namePath(err error, dirs []string) error {
+// underDir returns err, naming the entry of a *fs.PathError by its path
+// under the directory dir that holds it rather than by its name inside
+// the tree.
+func underDir(err error, dir string) error {
 	var pe *fs.PathError
-	if !errors.Is(err, pack.ErrNotRegular) || !errors.As(err, &pe) {
+	if !errors.As(err, &pe) || !fs.ValidPath(pe.Path) {
 		return err
 	}
-	for _, dir := range dirs {
-		p := filepath.Join(dir, filepath.FromSlash(pe.Path))
-		if fi, lerr := os.Lstat(p); lerr == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
-			return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
-		}
-	}
-	return err
+	return &fs.PathError{Op: pe.Op, Path: filepath.Join(dir, filepath.FromSlash(pe.Path)), Err: pe.Err}
 }
 
-// openTree opens a directory, a package file or a package URL as an fs.FS.
-func openTree(name string) (fs.FS, func(), error) {
+// openTree opens a directory (listed as pack and add list it), a package
+// file or a package URL as an fs.FS.
+func (f *diffFlags) openTree(name string) (fs.FS, func(), error) {
 	if !isURL(name) {
 		fi, err := os.Stat(name)
 		if err != nil {
 			return nil, nil, err
 		}
 		if fi.IsDir() {
-			return os.DirFS(name), func() {}, nil
+			s, err := snapshotTree(os.DirFS(name), []string{"."}, f.skipDangling)
+			if err != nil {
+				return nil, nil, underDir(err, name)
+			}
+			return s, func() {}, nil
 		}
 	}
 	p, err := openPack(name)

@@ -110,12 +110,14 @@ var compressions = map[string]bpx.Compression{"xz": bpx.CompressXZ, "zlib": bpx.
 // addFlags are the flags of "bpx add".
 type addFlags struct {
 	editFlags
+	linkFlag
 	dir string
 }
 
 func setupAdd(fs *flag.FlagSet) func(*env, []string) int {
 	var f addFlags
-	f.define(fs, true)
+	f.editFlags.define(fs, true)
+	f.linkFlag.define(fs)
 	fs.StringVar(&f.dir, "C", ".", "take the PATHs relative to `DIR`, which names the objects")
 	return f.run
 }
@@ -134,9 +136,9 @@ func (f *addFlags) run(e *env, pos []string) int {
 	}
 	// Listed before the edit creates its temporary file, without the
 	// package and OUT.
-	root, err := snapshotTree(os.DirFS(f.dir), names, pos[0], f.out)
+	root, err := snapshotTree(os.DirFS(f.dir), names, f.skipDangling, pos[0], f.out)
 	if err != nil {
-		return e.fail(err)
+		return e.fail(f.hint(err))
 	}
 	code := f.edit(e, pos[0], func(ed *pack.Editor) error { return ed.AddFS(root, names...) })
 	if code == exitOK {

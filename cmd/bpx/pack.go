@@ -33,6 +33,7 @@ type packFlags struct {
 	level                                bpx.Level
 	quiet                                bool
 	keyFlags
+	linkFlag
 }
 
 func setupPack(fs *flag.FlagSet) func(*env, []string) int {
@@ -48,6 +49,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.meta, "meta", "", "package metadata from the JSON `FILE`: an object, plain or typed JSON (which keeps exact widths)")
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
 	f.keyFlags.define(fs, "sign the package with the secret key `SECRET` as it is packed (see bpx sign)")
+	f.linkFlag.define(fs)
 	return f.run
 }
 
@@ -111,9 +113,9 @@ func (f *packFlags) run(e *env, pos []string) int {
 		return e.fail(fmt.Errorf("%s is not a directory", dir))
 	}
 	// Listed before SaveFile creates the temporary file, without OUT.
-	fsys, err := snapshotTree(os.DirFS(dir), []string{"."}, out)
+	fsys, err := snapshotTree(os.DirFS(dir), []string{"."}, f.skipDangling, out)
 	if err != nil {
-		return e.fail(err)
+		return e.fail(f.hint(err))
 	}
 	bar := newProgress(e, f.quiet, fsys.size, "packing")
 	err = saveFile(out, func(ctx context.Context, w io.Writer) error {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // treeSnapshot is a directory tree as it was listed before a command
@@ -19,16 +22,44 @@ import (
 // edited (by identity, os.SameFile, so through any path or link to them)
 // are left out of the listing too: a package never holds itself.
 type treeSnapshot struct {
-	fsys    fs.FS
-	names   map[string]bool // every file and directory listed, and the roots
-	size    int64           // of the regular files listed
-	skipped []string        // the names left out as one of the excluded files
+	fsys     fs.FS
+	names    map[string]bool // every file and directory listed, and the roots
+	size     int64           // of the regular files listed
+	skipped  []string        // the names left out as one of the excluded files
+	dangling []string        // the dangling symbolic links left out (--skip-dangling)
 }
 
-// snapshotTree lists the trees of fsys at roots, leaving out the regular
-// files that are the files excluded names (those that do not exist are
-// ignored).
-func snapshotTree(fsys fs.FS, roots []string, excluded ...string) (*treeSnapshot, error) {
+// linkDoc tells, in the help of the commands that read a directory tree,
+// how they take symbolic links.
+const linkDoc = `
+Symbolic links to files and directories are followed: a link is read as
+what it leads to, under its own name. A link to a directory that holds it
+is an error, and so is a dangling link (one that leads nowhere), unless
+--skip-dangling skips such links, each named on standard error: nothing is
+ever left out silently.`
+
+// linkFlag is the --skip-dangling flag of the commands that read a
+// directory tree, which follow symbolic links (pack.WalkTree).
+type linkFlag struct{ skipDangling bool }
+
+func (l *linkFlag) define(fs *flag.FlagSet) {
+	fs.BoolVar(&l.skipDangling, "skip-dangling", false, "skip symbolic links that lead nowhere, listing them on standard error, instead of failing")
+}
+
+// hint adds to an error about a dangling link the flag that skips such
+// links.
+func (l *linkFlag) hint(err error) error {
+	if errors.Is(err, pack.ErrDanglingLink) {
+		return fmt.Errorf("%w: --skip-dangling skips such links", err)
+	}
+	return err
+}
+
+// snapshotTree lists the trees of fsys at roots as pack.WalkTree walks
+// them (following symbolic links), leaving out the regular files that are
+// the files excluded names (those that do not exist are ignored) and, with
+// skipDangling, the links that lead nowhere.
+func snapshotTree(fsys fs.FS, roots []string, skipDangling bool, excluded ...string) (*treeSnapshot, error) {
 	var ex []os.FileInfo
 	for _, name := range excluded {
 		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
@@ -36,16 +67,13 @@ func snapshotTree(fsys fs.FS, roots []string, excluded ...string) (*treeSnapshot
 		}
 	}
 	s := &treeSnapshot{fsys: fsys, names: map[string]bool{}}
+	var dangling func(string)
+	if skipDangling {
+		dangling = func(name string) { s.dangling = append(s.dangling, name) }
+	}
 	for _, root := range roots {
-		err := fs.WalkDir(fsys, root, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() {
-				fi, err := d.Info()
-				if err != nil {
-					return err
-				}
+		err := pack.WalkTree(fsys, root, dangling, func(name string, fi fs.FileInfo) error {
+			if fi.Mode().IsRegular() {
 				for _, e := range ex {
 					if os.SameFile(fi, e) {
 						s.skipped = append(s.skipped, name)
@@ -106,5 +134,10 @@ func (s *treeSnapshot) ReadDir(name string) ([]fs.DirEntry, error) {
 func (s *treeSnapshot) noteSkipped(e *env, verb string) {
 	for _, name := range s.skipped {
 		fmt.Fprintf(e.Stderr, "bpx %s: %s is the package itself: not %s\n", e.cmd.Name, termsafe.Message(name), verb)
+	}
+	for _, name := range s.dangling {
+		target, _ := fs.ReadLink(s.fsys, name)
+		fmt.Fprintf(e.Stderr, "bpx %s: skipped %s, a symbolic link to %s, which does not exist: not %s\n",
+			e.cmd.Name, termsafe.Message(name), termsafe.Message(target), verb)
 	}
 }

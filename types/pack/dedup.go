@@ -84,9 +84,12 @@ var dedupBuffer int64 = 1 << 20
 const prefixLen = 64 << 10
 
 // AddFS adds every regular file of fsys as an object named by its path,
-// walking in lexical order (fs.WalkDir), like zip.Writer.AddFS. Directories
-// are implied by the names; other file types, symbolic links among them,
-// are an error (ErrNotRegular). Files with the same bytes are stored once:
+// walking in lexical order as WalkTree does (following symbolic links; a
+// dangling one is an error, ErrDanglingLink), like zip.Writer.AddFS.
+// Directories are implied by the names; other file types are an error
+// (ErrNotRegular). Files that do not compress are stored in sections of
+// their own, read in place (see the package documentation). Files with the
+// same bytes are stored once:
 // their objects share the bytes of the first. Each file is read once, but
 // for a file larger than 1 MiB whose size and first 64 KiB an earlier file
 // has, which is read twice (once to hash it).

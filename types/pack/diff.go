@@ -43,10 +43,11 @@ type Change struct {
 // Diff compares the regular files of the trees a and b (packages, or any
 // fs.FS such as os.DirFS) by name and content, and returns the files added
 // in b, removed from a and modified, sorted by name. Directories count only
-// through the files in them. Any other entry, such as a symbolic link, is
-// an error wrapping ErrNotRegular that names it (a link is never followed,
-// and never skipped, which would call trees that differ the same), as
-// Writer.AddFS refuses it.
+// through the files in them. Trees are walked as WalkTree walks them, as
+// for Writer.AddFS: symbolic links are followed, and a dangling link, a
+// link to a directory that holds it or any other entry (a named pipe) is
+// an error naming it, never skipped (which would call trees that differ
+// the same).
 //
 // For two Packages, files of equal size whose bytes lie at the same
 // offsets of data sections stored byte for byte alike (as bpx add and the
@@ -111,8 +112,8 @@ type diffFile struct {
 	obj  int // object index in a Package, else -1
 }
 
-// listFiles returns the regular files of fsys by name. Any other entry but
-// a directory, such as a symbolic link, is an error (ErrNotRegular).
+// listFiles returns the regular files of fsys by name, as WalkTree finds
+// them.
 func listFiles(fsys fs.FS) (map[string]diffFile, error) {
 	files := map[string]diffFile{}
 	if p, ok := fsys.(*Package); ok {
@@ -124,18 +125,10 @@ func listFiles(fsys fs.FS) (map[string]diffFile, error) {
 		}
 		return files, nil
 	}
-	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	err := WalkTree(fsys, ".", nil, func(name string, info fs.FileInfo) error {
+		if !info.IsDir() {
+			files[name] = diffFile{info.Size(), -1}
 		}
-		if err := checkRegular("diff", name, d); err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		files[name] = diffFile{info.Size(), -1}
 		return nil
 	})
 	return files, err
@@ -221,8 +214,7 @@ func (m *sectionMatcher) alike(x, y int) bool {
 // modified files of changes (as Diff returns them), copied from b, and the
 // removed ones as removals (Writer.Remove). A directory of a whose files
 // are all removed, and which b does not hold, is removed as one name. As
-// for Diff, an entry of a or b that is neither a regular file nor a
-// directory is an error (ErrNotRegular).
+// for Diff, trees are walked as WalkTree walks them.
 func WritePatch(w *Writer, a, b fs.FS, changes []Change) error {
 	fa, err := listFiles(a)
 	if err != nil {

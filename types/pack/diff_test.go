@@ -2,16 +2,13 @@ package pack_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -19,7 +16,7 @@ import (
 	"github.com/gobpx/bpx/types/pack"
 )
 
-func packOfTree(t testing.TB, m fstest.MapFS, opts ...pack.WriterOption) *pack.Package {
+func packOfTree(t testing.TB, m fs.FS, opts ...pack.WriterOption) *pack.Package {
 	t.Helper()
 	var buf bytes.Buffer
 	w := pack.NewWriter(&buf, opts...)
@@ -311,39 +308,3 @@ func (f failingFS) Open(name string) (fs.File, error) {
 type failingFile struct{ fs.File }
 
 func (failingFile) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
-
-// TestDiffRefusesSymlinks (issue 24, item 4): a symbolic link (or any
-// entry that is neither a regular file nor a directory) in either tree
-// makes Diff and WritePatch fail with ErrNotRegular naming it, as AddFS
-// does: they used to skip it, calling different trees the same.
-func TestDiffRefusesSymlinks(t *testing.T) {
-	plain := fstest.MapFS{"a.txt": {Data: []byte("a")}, "dir/b.txt": {Data: []byte("b")}}
-	link := func(m fstest.MapFS, name string) fstest.MapFS {
-		m = maps.Clone(m)
-		m[name] = &fstest.MapFile{Data: []byte("a.txt"), Mode: fs.ModeSymlink}
-		return m
-	}
-	for _, tc := range []struct {
-		a, b fstest.MapFS
-		name string
-	}{
-		{plain, link(plain, "new.txt"), "new.txt"},
-		{plain, link(plain, "dir/b.txt"), "dir/b.txt"},
-		{link(plain, "dir/l"), plain, "dir/l"},
-		{plain, link(plain, "dir/c/d"), "dir/c/d"},
-	} {
-		_, err := pack.Diff(tc.a, tc.b)
-		if !errors.Is(err, pack.ErrNotRegular) || !strings.Contains(fmt.Sprint(err), tc.name) {
-			t.Errorf("Diff with a link at %s: %v", tc.name, err)
-		}
-		w := pack.NewWriter(io.Discard)
-		err = pack.WritePatch(w, tc.a, tc.b, nil)
-		if !errors.Is(err, pack.ErrNotRegular) || !strings.Contains(fmt.Sprint(err), tc.name) {
-			t.Errorf("WritePatch with a link at %s: %v", tc.name, err)
-		}
-	}
-	err := pack.NewWriter(io.Discard).AddFS(link(plain, "dir/l"))
-	if !errors.Is(err, pack.ErrNotRegular) || !strings.Contains(fmt.Sprint(err), "dir/l") {
-		t.Errorf("AddFS with a link: %v", err)
-	}
-}

@@ -147,9 +147,8 @@
 //
 // Diff compares two trees, packages or any fs.FS, by content; for two
 // packages, objects placed alike in sections stored alike compare equal
-// without decompression; a symbolic link (or any entry that is neither a
-// regular file nor a directory) in a tree is an error, ErrNotRegular, as it
-// is for AddFS. WritePatch writes the mod package that turns one
+// without decompression; trees are walked as WalkTree walks them, as for
+// AddFS: symbolic links followed, a dangling one an error. WritePatch writes the mod package that turns one
 // tree into the other when layered over it (package overlay), and UnpackFS
 // extracts any fs.FS, such as such a stack, with Unpack's safety.
 //

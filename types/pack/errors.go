@@ -28,11 +28,22 @@ var (
 
 	// ErrNotRegular is returned, in an *fs.PathError naming the entry, by
 	// AddFS, Diff and WritePatch for an entry of a tree that is neither a
-	// regular file nor a directory: a symbolic link (never followed), a
-	// named pipe, a device or a socket. Refusing it, rather than skipping
-	// it, keeps a tree from being packed without a file or called the same
-	// as one that holds it.
-	ErrNotRegular = errors.New("pack: not a regular file or directory (symbolic links are not followed)")
+	// regular file nor a directory, nor a symbolic link to one: a named
+	// pipe, a device or a socket. Refusing it, rather than skipping it,
+	// keeps a tree from being packed without a file or called the same as
+	// one that holds it.
+	ErrNotRegular = errors.New("pack: not a regular file or directory")
+
+	// ErrDanglingLink is returned, in an *fs.PathError naming the link
+	// (and saying where it leads), by WalkTree, and so by AddFS, Diff and
+	// WritePatch, for a symbolic link that leads to nothing: it is never
+	// skipped silently (WalkTree's dangling function may skip it).
+	ErrDanglingLink = errors.New("pack: dangling symbolic link")
+
+	// ErrLinkLoop is returned, in an *fs.PathError naming the link, by
+	// WalkTree, and so by AddFS, Diff and WritePatch, for a symbolic link
+	// that leads to a directory it is in: following it would never end.
+	ErrLinkLoop = errors.New("pack: symbolic link to a directory that holds it")
 
 	// ErrChanged is returned by EditFile (and EditFileTo editing a package
 	// in place) when the package file was replaced or written while the
