@@ -447,6 +447,9 @@ func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
 		return 0, errClosed
 	}
 	if r.pos == 0 && len(r.segs) == 1 && r.inPlace(r.p.Reader.Sections[r.segs[0].sec]) {
+		if r.whole {
+			return r.writeStored(w)
+		}
 		e, err := r.objectEntry(&r.segs[0])
 		if err != nil {
 			return 0, err
@@ -487,6 +490,33 @@ func (r *ObjectReader) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 }
+
+// writeStored writes the reader's object, stored raw in one segment, to
+// w for Unpack: its stored bytes read into a reused buffer and checked
+// against its digest before any is written, not kept in the cache (every
+// object is read once, and a fresh buffer each would be cleared first).
+func (r *ObjectReader) writeStored(w io.Writer) (int64, error) {
+	sg := &r.segs[0]
+	bp := storedBufs.Get().(*[]byte)
+	defer storedBufs.Put(bp)
+	if uint64(cap(*bp)) < sg.n {
+		*bp = make([]byte, sg.n)
+	}
+	buf := (*bp)[:sg.n]
+	if err := readRaw(r.p.Reader.Sections[sg.sec], buf, sg.off); err != nil {
+		return 0, err
+	}
+	if err := r.p.checkDigest(r.obj.Index, buf, 0); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(buf)
+	r.pos += int64(n)
+	return int64(n), err
+}
+
+// storedBufs holds writeStored's buffers, each as large as the largest
+// object it read (at most a quarter of the cache).
+var storedBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // copyBufs holds WriteTo's buffers for objects it cannot write in place.
 var copyBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
