@@ -106,6 +106,15 @@
 // read zlib sections (nor write them): use xz or none for packages the
 // reference must read. None suits payloads that are already compressed.
 //
+// Whatever the compression, the Writer stores objects that would not
+// compress (PNG, JPEG, OGG, archives: judged from their first 64 KiB, never
+// from their names; classify.go has the thresholds and their measurements)
+// uncompressed, in stored sections of 16 times the section size, apart
+// from the compressed ones: compressing them costs time both ways for
+// nothing. A stored object is read in place, with one ReadAt of its bytes
+// checked against its digest. An object that fits a section never spans
+// two. Such packages read with the reference SDK as any other.
+//
 // # Mods: removals
 //
 // Package github.com/gobpx/bpx/overlay layers packages (a base, then mods)
@@ -148,7 +157,8 @@
 // Diff compares two trees, packages or any fs.FS, by content; for two
 // packages, objects placed alike in sections stored alike compare equal
 // without decompression; trees are walked as WalkTree walks them, as for
-// AddFS: symbolic links followed, a dangling one an error. WritePatch writes the mod package that turns one
+// AddFS: symbolic links followed, a dangling one an error. WritePatch
+// writes the mod package that turns one
 // tree into the other when layered over it (package overlay), and UnpackFS
 // extracts any fs.FS, such as such a stack, with Unpack's safety.
 //
