@@ -198,7 +198,7 @@ func (w *Writer) classifies() bool {
 	return w.cfg.compression != bpx.CompressNone && !w.cfg.compressAll
 }
 
-// sectionSize returns the section size of class c: the configured one for
+// classSectionSize returns the section size of class cl: the configured one for
 // compressed sections, 16 times it (up to 4 GiB - 1) for stored ones, whose
 // objects are read in place whatever the section's size.
 func (c *writerConfig) classSectionSize(cl objClass) int64 {
