@@ -19,7 +19,7 @@ func deflated(n int) []byte {
 	var b bytes.Buffer
 	w, _ := flate.NewWriter(&b, flate.BestCompression)
 	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(w, "%d %x\n", i, i*i*2654435761)
+		fmt.Fprintf(w, "%d %x\n", i, uint32(i*i)*2654435761)
 	}
 	w.Close()
 	return b.Bytes()[:n]
