@@ -52,10 +52,24 @@ const (
 	classStore                    // stored (raw) sections
 )
 
-// classify returns the class of an object whose first bytes are sample
-// (its whole content when it is shorter than sampleSize).
-func classify(sample []byte) objClass {
-	if len(sample) < minSample || estimateRatio(sample) < storeRatio {
+// classify returns the class of an object whose first bytes are sample:
+// its whole content unless more is true.
+//
+// Of an object larger than the sample only the sample's second half is
+// measured: media files put their headers and metadata first (a PNG's
+// XMP text, an ICC profile, a JPEG's EXIF), and these compress as the
+// bulk of the file does not. Measured on SuperTuxKart's data, the first
+// 64 KiB put 5.9 MB of PNG and JPEG into compressed sections that LZMA
+// shrinks by only 0.5 MB, and every read of them then pays LZMA's
+// decoding: the second half stores them.
+func classify(sample []byte, more bool) objClass {
+	if len(sample) < minSample {
+		return classCompress
+	}
+	if more {
+		sample = sample[len(sample)/2:]
+	}
+	if estimateRatio(sample) < storeRatio {
 		return classCompress
 	}
 	return classStore
@@ -143,16 +157,16 @@ func classifyFiles(fsys fs.FS, files []treeFile) {
 				f := &files[i]
 				i++
 				next.Unlock()
-				f.class = classifyFile(fsys, f.name, buf)
+				f.class = classifyFile(fsys, f.name, f.size, buf)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// classifyFile returns the class of the file name of fsys, read into buf,
-// or classUnknown when it cannot be read.
-func classifyFile(fsys fs.FS, name string, buf []byte) objClass {
+// classifyFile returns the class of the file name of fsys, of size bytes
+// (as listed), read into buf, or classUnknown when it cannot be read.
+func classifyFile(fsys fs.FS, name string, size int64, buf []byte) objClass {
 	r, err := fsys.Open(name)
 	if err != nil {
 		return classUnknown
@@ -162,5 +176,5 @@ func classifyFile(fsys fs.FS, name string, buf []byte) objClass {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return classUnknown
 	}
-	return classify(buf[:n])
+	return classify(buf[:n], n == len(buf) && size > int64(n))
 }

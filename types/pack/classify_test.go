@@ -25,6 +25,14 @@ func deflated(n int) []byte {
 	return b.Bytes()[:n]
 }
 
+// mediaWithMetadata returns n bytes of a media file that starts with 17 KB
+// of metadata text (XMP, as in SuperTuxKart's PNGs) before bytes that do
+// not compress.
+func mediaWithMetadata(n int) []byte {
+	meta := strings.Repeat("<rdf:li>xmp.did:3C1F7A2B-photoshop</rdf:li>\n", 17_000/44)
+	return append([]byte(meta), noiseOf(9, n-len(meta))...)
+}
+
 func TestClassify(t *testing.T) {
 	text := []byte(strings.Repeat("func main() { fmt.Println(\"hello, world\") }\n", 2000))
 	mesh := make([]byte, 50_000) // float32 vertices on a grid: repeats
@@ -43,9 +51,14 @@ func TestClassify(t *testing.T) {
 		{"random bytes shorter than minSample", noiseOf(2, minSample-1), classCompress},
 		{"random bytes then their copy", append(noiseOf(3, 30_000), noiseOf(3, 30_000)...), classCompress},
 		{"empty", nil, classCompress},
+		// A PNG with 17 KB of XMP text first: stored when the text is
+		// all that compresses of a larger file, compressed when it is
+		// a quarter of the whole file.
+		{"media with metadata first", mediaWithMetadata(300_000), classStore},
+		{"small media with metadata first", mediaWithMetadata(sampleSize), classCompress},
 	} {
 		sample := c.b[:min(len(c.b), sampleSize)]
-		if got := classify(sample); got != c.want {
+		if got := classify(sample, len(c.b) > len(sample)); got != c.want {
 			t.Errorf("%s: class %d, want %d (estimate %.3f)", c.what, got, c.want, estimateRatio(sample))
 		}
 	}
@@ -61,6 +74,7 @@ func storedTree() fstest.MapFS {
 	}
 	m["img/big.ogg"] = &fstest.MapFile{Data: deflated(70_000)}
 	m["img/deflated.zip"] = &fstest.MapFile{Data: deflated(9_000)}
+	m["img/meta.png"] = &fstest.MapFile{Data: mediaWithMetadata(100_000)}
 	return m
 }
 

@@ -352,7 +352,7 @@ func (o *objWriter) Write(p []byte) (int, error) {
 		if len(w.head) < sampleSize {
 			return len(p), nil
 		}
-		w.route(classify(w.head), ob.expect)
+		w.route(classify(w.head, ob.expect != int64(len(w.head))), ob.expect)
 		if err := w.flushHead(); err != nil {
 			return 0, err
 		}
@@ -410,7 +410,7 @@ func (w *Writer) finishObject() error {
 	}
 	if ob.class == classUnknown && len(w.head) > 0 {
 		// An object shorter than the sample: its size is known now.
-		w.route(classify(w.head), int64(len(w.head)))
+		w.route(classify(w.head, false), int64(len(w.head)))
 		if err := w.flushHead(); err != nil {
 			return err
 		}
