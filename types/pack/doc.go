@@ -107,8 +107,8 @@
 // reference must read. None suits payloads that are already compressed.
 //
 // Whatever the compression, the Writer stores objects that would not
-// compress (PNG, JPEG, OGG, archives: judged from their first 64 KiB, never
-// from their names; classify.go has the thresholds and their measurements)
+// compress (PNG, JPEG, OGG, archives: judged from their first 64 KiB, past
+// the metadata media files start with, never from their names; classify.go has the thresholds and their measurements)
 // uncompressed, in stored sections of 16 times the section size, apart
 // from the compressed ones: compressing them costs time both ways for
 // nothing. A stored object is read in place, with one ReadAt of its bytes
