@@ -67,7 +67,7 @@ type Encoder struct {
 	// the same for both.
 	data    []byte
 	win     []byte // the window of Write, kept for the next stream
-	total   int64  // bytes of the stream so far
+	total   int64  // bytes of the block so far
 	ins     int    // next position to insert into the hash chain
 	maxDist uint32 // largest 0-based distance allowed (dictionary - 1)
 	cycMask int    // the history the finder reaches, a power of two, minus 1
@@ -80,7 +80,10 @@ type Encoder struct {
 	start   int  // position where the current chunk starts
 	err     error
 
-	blockStart int64 // output offset of the block header
+	blockStart int64    // output offset of the block header
+	dict       int      // the stream's dictionary size
+	records    []record // the blocks ended so far, for the index
+	blockFull  bool     // Write filled the block: the next byte starts another
 	// The parser's state between calls of run.
 	pos      int   // next position to code
 	lazy     match // the match found at pos by lazy evaluation, if haveLazy

@@ -63,6 +63,13 @@ type Options struct {
 	// links or tree nodes, 1 to 1<<16); 0 means DefaultDepth in Fast mode
 	// and 16 + NiceLen/2 in Normal mode.
 	Depth int
+	// BlockSize is the most data one .xz block holds; 0 means one block
+	// for the whole stream. Every block starts with an empty dictionary
+	// and model, so a decoder can start at any block: the stream's index
+	// says where each one is and how much it holds. Each costs the
+	// compression of starting afresh (as a stream of that size would)
+	// and about 20 bytes.
+	BlockSize int64
 }
 
 // Presets: the trade-offs the bpx writer offers as pack levels. Sizes are
@@ -101,6 +108,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("%w: NiceLen %d not in 8..%d", ErrOptions, o.NiceLen, maxMatchLen)
 	case o.Depth < 0 || o.Depth > 1<<16:
 		return fmt.Errorf("%w: Depth %d not in 0..65536", ErrOptions, o.Depth)
+	case o.BlockSize < 0:
+		return fmt.Errorf("%w: BlockSize %d", ErrOptions, o.BlockSize)
 	}
 	return nil
 }

@@ -16,8 +16,9 @@
 // alike (BenchmarkEncode, BenchmarkEncodeLarge); packing a source tree
 // spent most of its time there.
 //
-// Streams have check type None and one block without size fields; every
-// .xz decoder reads them.
+// Streams have check type None and blocks without size fields (one, or
+// one per Options.BlockSize of data, each starting afresh); every .xz
+// decoder reads them.
 package xzenc
 
 import (
@@ -41,8 +42,9 @@ var (
 
 // Encode writes data to w as a complete .xz stream whose dictionary size
 // is at least dict (rounded up to a size the format can state; matches
-// never reach farther back). It reads data in place, without a copy, and
-// returns the first error of w.
+// never reach farther back), cut into blocks of Options.BlockSize if it is
+// set. It reads data in place, without a copy, and returns the first
+// error of w.
 func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 	if int64(len(data)) > maxInPlace {
 		// Positions + 1 must fit the hash tables' uint32s.
@@ -52,10 +54,22 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 		e.Write(data)
 		return e.Close()
 	}
-	if err := e.begin(w, dict, int64(len(data))); err != nil {
+	block := int64(len(data))
+	if e.BlockSize > 0 {
+		block = min(block, e.BlockSize)
+	}
+	if err := e.begin(w, dict, block); err != nil {
 		return err
 	}
-	e.data, e.total = data, int64(len(data))
+	for {
+		n := min(int64(len(data)), block)
+		e.data, e.total = data[:n], n
+		if data = data[n:]; len(data) == 0 {
+			break
+		}
+		e.endBlock()
+		e.beginBlock(min(int64(len(data)), block))
+	}
 	return e.end()
 }
 
@@ -66,15 +80,28 @@ func (e *Encoder) Encode(w io.Writer, data []byte, dict int) error {
 // see Options), and a stream of up to the window comes out exactly as
 // Encode writes it.
 func (e *Encoder) Reset(w io.Writer, dict int, size int64) error {
-	if err := e.begin(w, dict, size); err != nil {
+	if err := e.begin(w, dict, e.blockHint(size)); err != nil {
 		return err
 	}
+	e.startWindow(size)
+	return nil
+}
+
+// blockHint is the size of the next block of a stream of size more bytes.
+func (e *Encoder) blockHint(size int64) int64 {
+	if e.BlockSize > 0 {
+		return min(size, e.BlockSize)
+	}
+	return size
+}
+
+// startWindow sets Write's window up for a block of about size bytes.
+func (e *Encoder) startWindow(size int64) {
 	want := int(min(max(size, 64<<10), int64(e.winMax)))
 	if cap(e.win) < want {
 		e.win = make([]byte, 0, want)
 	}
 	e.data = e.win[:0:min(cap(e.win), e.winMax)]
-	return nil
 }
 
 // Write adds p to the stream started by Reset. It returns the first error
@@ -82,14 +109,27 @@ func (e *Encoder) Reset(w io.Writer, dict int, size int64) error {
 func (e *Encoder) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 && e.err == nil {
+		if e.blockFull {
+			// Only now that more data comes: a stream that ends with a
+			// full block has no empty one after it.
+			e.endBlock()
+			e.beginBlock(e.BlockSize)
+			e.startWindow(e.BlockSize)
+			e.blockFull = false
+		}
 		if len(e.data) == cap(e.data) {
 			e.makeRoom()
 		}
-		k := copy(e.data[len(e.data):cap(e.data)], p)
+		room := cap(e.data) - len(e.data)
+		if e.BlockSize > 0 {
+			room = int(min(int64(room), e.BlockSize-e.total))
+		}
+		k := copy(e.data[len(e.data):len(e.data)+room], p)
 		e.data = e.data[:len(e.data)+k]
 		p = p[k:]
 		e.total += int64(k)
 		e.growChain(len(e.data))
+		e.blockFull = e.BlockSize > 0 && e.total == e.BlockSize
 	}
 	if e.err != nil {
 		return n - len(p), e.err
@@ -101,8 +141,8 @@ func (e *Encoder) Write(p []byte) (int, error) {
 // It returns the first error of the stream's writer.
 func (e *Encoder) Close() error { return e.end() }
 
-// begin checks dict, prepares the tables and writes the stream and block
-// headers.
+// begin checks dict, prepares the tables and writes the stream header and
+// the first block's header, for a block of about size bytes.
 func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if dict < MinDict || dict > MaxDict {
 		return errors.New("xzenc: dictionary size out of range")
@@ -110,7 +150,7 @@ func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	if err := e.Options.Validate(); err != nil {
 		return err
 	}
-	e.prepare(size, dict)
+	e.dict, e.records, e.blockFull = dict, e.records[:0], false
 	e.cw = countWriter{w: w}
 	e.w, e.err = &e.cw, nil
 
@@ -120,35 +160,55 @@ func (e *Encoder) begin(w io.Writer, dict int, size int64) error {
 	b = append(b, streamFlags...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(streamFlags))
 	e.write(b)
+	e.beginBlock(size)
+	return e.err
+}
 
+// beginBlock prepares the tables for a block of about size bytes, writes
+// its header and starts its LZMA2 data, with an empty dictionary.
+func (e *Encoder) beginBlock(size int64) {
+	e.prepare(size, e.dict)
 	// Block header: size, flags (one filter, no sizes), LZMA2 filter with
 	// its dictionary byte, padding, CRC32.
-	b = append(buf[:0], 12/4-1, 0, 0x21, 1, dictByte(dict), 0, 0, 0)
+	var buf [16]byte
+	b := append(buf[:0], 12/4-1, 0, 0x21, 1, dictByte(e.dict), 0, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	e.write(b)
 	e.blockStart = e.cw.n - 12
 	e.startLZMA2()
-	return e.err
 }
 
-// end encodes what is left of e.data and writes the block's padding, the
-// index and the stream footer.
-func (e *Encoder) end() error {
-	defer func() { e.data, e.w, e.cw.w = nil, nil, nil }()
+// endBlock encodes what is left of the block's data, ends its LZMA2 data
+// and pads it, and records it for the index.
+func (e *Encoder) endBlock() {
 	e.run(true)
 	unpadded := e.cw.n - e.blockStart
 	var zeros [4]byte
 	e.write(zeros[:(4-unpadded%4)%4])
+	e.records = append(e.records, record{unpadded: uint64(unpadded), usize: uint64(e.total)})
+}
 
-	// Index: one record, padding, CRC32.
-	var buf [32]byte
-	idx := append(buf[:0], 0, 1)
-	idx = binary.AppendUvarint(idx, uint64(unpadded))
-	idx = binary.AppendUvarint(idx, uint64(e.total))
+// record is an index record: a block's size without its padding and the
+// size of its data.
+type record struct{ unpadded, usize uint64 }
+
+// end ends the last block and writes the index and the stream footer.
+func (e *Encoder) end() error {
+	defer func() { e.data, e.w, e.cw.w = nil, nil, nil }()
+	e.endBlock()
+
+	// Index: indicator, number of records, the records, padding, CRC32.
+	idx := append(e.hdr[:0], 0)
+	idx = binary.AppendUvarint(idx, uint64(len(e.records)))
+	for _, r := range e.records {
+		idx = binary.AppendUvarint(idx, r.unpadded)
+		idx = binary.AppendUvarint(idx, r.usize)
+	}
 	for len(idx)%4 != 0 {
 		idx = append(idx, 0)
 	}
 	idx = binary.LittleEndian.AppendUint32(idx, crc32.ChecksumIEEE(idx))
+	e.hdr = idx
 	e.write(idx)
 
 	// Stream footer: CRC32, backward size, flags, magic.
