@@ -62,3 +62,42 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBlocks: on any bytes, reading the index from the end and decoding
+// blocks alone never panics and never returns more than a block's size;
+// where the whole stream decodes, every block decodes alone to its part
+// of it.
+func FuzzBlocks(f *testing.F) {
+	for _, z := range blockStreams(f, bytes.Repeat([]byte("blocks of a stream, "), 3000), 16<<10) {
+		f.Add(z)
+	}
+	var e xzenc.Encoder
+	var z bytes.Buffer
+	e.Encode(&z, []byte("one block"), 4096)
+	f.Add(z.Bytes())
+	var d Decoder
+	f.Fuzz(func(t *testing.T, z []byte) {
+		flags, blocks, err := streamBlocks(z)
+		if err != nil {
+			return
+		}
+		whole, werr := d.Decode(nil, z, 1<<22)
+		var all []byte
+		for i, b := range blocks {
+			if b.Size > 1<<22 {
+				return
+			}
+			got, err := decodeBlock(&d, z, flags, b)
+			if err == nil && int64(len(got)) != b.Size {
+				t.Fatalf("block %d: %d bytes, index says %d", i, len(got), b.Size)
+			}
+			if werr == nil && err != nil {
+				t.Fatalf("block %d fails alone (%v), the whole stream decodes", i, err)
+			}
+			all = append(all, got...)
+		}
+		if werr == nil && !bytes.Equal(all, whole) {
+			t.Fatalf("blocks decode to %d bytes, the stream to %d", len(all), len(whole))
+		}
+	})
+}

@@ -73,6 +73,8 @@ type stream struct {
 	err   error
 
 	flags     [2]byte // the stream flags, which the footer repeats
+	single    bool    // StartBlock's: one block, described by one
+	one       record
 	checkSize int
 	records   []record // the blocks so far, for the index
 
@@ -140,6 +142,12 @@ func (d *Decoder) Decode(dst, src []byte, limit int) ([]byte, error) {
 // bytes the output never moves. The Decoder keeps src and dst until the
 // next Start or Decode.
 func (d *Decoder) Start(dst, src []byte, limit int) {
+	d.reset(dst, src, limit)
+	d.err = d.header()
+}
+
+// reset sets d up to decode src onto dst, at most limit bytes.
+func (d *Decoder) reset(dst, src []byte, limit int) {
 	orig := len(dst)
 	sha, inBuf := d.sha, d.inBuf
 	d.stream = stream{
@@ -150,7 +158,6 @@ func (d *Decoder) Start(dst, src []byte, limit int) {
 		limit:   orig + min(limit, math.MaxInt-orig),
 		records: d.records[:0],
 	}
-	d.err = d.header()
 }
 
 // DecodeTo decodes until at least n bytes (counted as limit is, after
@@ -187,23 +194,37 @@ func (d *Decoder) header() error {
 		return errCorrupt
 	}
 	flags := in[6:8]
-	if crc32.ChecksumIEEE(flags) != binary.LittleEndian.Uint32(in[8:12]) || flags[0] != 0 || flags[1]&0xF0 != 0 {
+	if crc32.ChecksumIEEE(flags) != binary.LittleEndian.Uint32(in[8:12]) {
 		return errCorrupt
 	}
-	switch flags[1] {
-	case 0:
-	case 1:
-		d.checkSize = 4
-	case 4:
-		d.checkSize = 8
-	case 10:
-		d.checkSize = sha256.Size
-	default:
-		return ErrUnsupported
+	n, err := checkSize(flags)
+	if err != nil {
+		return err
 	}
+	d.checkSize = n
 	copy(d.flags[:], flags)
 	d.p = 12
 	return nil
+}
+
+// checkSize returns the size of the check of the stream flags, an error
+// for flags that are invalid or name a check this package leaves to
+// others.
+func checkSize(flags []byte) (int, error) {
+	if flags[0] != 0 || flags[1]&0xF0 != 0 {
+		return 0, errCorrupt
+	}
+	switch flags[1] {
+	case 0:
+		return 0, nil
+	case 1:
+		return 4, nil
+	case 4:
+		return 8, nil
+	case 10:
+		return sha256.Size, nil
+	}
+	return 0, ErrUnsupported
 }
 
 // run decodes until pos reaches target inside a chunk, or to the stream's
@@ -246,6 +267,9 @@ func (d *Decoder) run(target int) error {
 				return err
 			}
 		case atBlock:
+			if d.single && len(d.records) > 0 {
+				return d.endSingle()
+			}
 			if err := d.fill(streamAhead); err != nil {
 				return err
 			}
@@ -253,6 +277,9 @@ func (d *Decoder) run(target int) error {
 				return errCorrupt
 			}
 			if d.in[d.p] == 0 {
+				if d.single {
+					return errCorrupt // an index where the block should be
+				}
 				if err := d.fill(maxStreamIndex + 1); err != nil {
 					return err
 				}
