@@ -48,60 +48,60 @@ func ParseFooter(f []byte) (indexSize int64, flags [2]byte, err error) {
 	return (int64(binary.LittleEndian.Uint32(f[4:])) + 1) * 4, flags, nil
 }
 
-// ParseIndex reads idx, the index of a stream of size bytes whose footer
-// gave flags, and returns its blocks in order. Everything is checked
-// that can be without the blocks: the index's CRC32, its padding, and
-// that the blocks, the stream header, the index and the footer make up
-// exactly size bytes; a block's own bytes are checked when it is decoded.
+// ParseIndex reads idx, the index of a stream whose footer gave flags and
+// that is at most max bytes long, and returns its blocks in order and the
+// stream's size: its header, the blocks, the index and the footer. What
+// can be checked without the blocks is: the index's CRC32 and padding,
+// the records' sizes. A block's own bytes are checked when it is decoded.
 // It allocates for at most len(idx)/2 blocks.
-func ParseIndex(idx []byte, flags [2]byte, size int64) ([]Block, error) {
+func ParseIndex(idx []byte, flags [2]byte, max int64) ([]Block, int64, error) {
 	cs, err := checkSize(flags[:])
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(idx) < 8 || len(idx)%4 != 0 || idx[0] != 0 ||
 		crc32.ChecksumIEEE(idx[:len(idx)-4]) != binary.LittleEndian.Uint32(idx[len(idx)-4:]) {
-		return nil, ErrIndex
+		return nil, 0, ErrIndex
 	}
 	body := idx[:len(idx)-4]
 	p := 1
 	n, k := uvarint(body[p:])
 	// A record takes 2 bytes at least: more would be a lie.
 	if k <= 0 || n > uint64(len(body)-p-k)/2 {
-		return nil, ErrIndex
+		return nil, 0, ErrIndex
 	}
 	p += k
 	blocks := make([]Block, 0, n)
 	off, start := int64(12), int64(0) // after the stream header
-	end := size - int64(len(idx)) - FooterSize
+	room := max - int64(len(idx)) - FooterSize
 	for range n {
 		u, k1 := uvarint(body[p:])
 		if k1 <= 0 {
-			return nil, ErrIndex
+			return nil, 0, ErrIndex
 		}
 		v, k2 := uvarint(body[p+k1:])
 		if k2 <= 0 {
-			return nil, ErrIndex
+			return nil, 0, ErrIndex
 		}
 		p += k1 + k2
 		// A block holds a header (8 bytes at least), one byte of LZMA2
-		// data and its check; it must end before the index.
-		if u < uint64(9+cs) || u > uint64(end-off) || v > math.MaxInt64-uint64(start) {
-			return nil, ErrIndex
+		// data and its check, and fits in the stream.
+		if u < uint64(9+cs) || u > uint64(math.MaxInt64-3) || v > math.MaxInt64-uint64(start) {
+			return nil, 0, ErrIndex
 		}
 		stored := int64(u+3) &^ 3
-		if stored > end-off {
-			return nil, ErrIndex
+		if stored > room-off {
+			return nil, 0, ErrIndex
 		}
 		blocks = append(blocks, Block{Offset: off, Stored: stored, Start: start, Size: int64(v), unpadded: u})
 		off += stored
 		start += int64(v)
 	}
 	// Then 0 to 3 bytes of zeros, up to the CRC32.
-	if pad := body[p:]; len(pad) > 3 || !allZero(pad) || off != end {
-		return nil, ErrIndex
+	if pad := body[p:]; len(pad) > 3 || !allZero(pad) {
+		return nil, 0, ErrIndex
 	}
-	return blocks, nil
+	return blocks, off + int64(len(idx)) + FooterSize, nil
 }
 
 func allZero(b []byte) bool {

@@ -24,7 +24,10 @@ func streamBlocks(z []byte) ([2]byte, []Block, error) {
 	if n > int64(len(z)-FooterSize) {
 		return flags, nil, ErrIndex
 	}
-	blocks, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z)))
+	blocks, size, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z)))
+	if err == nil && size != int64(len(z)) {
+		err = ErrIndex // not one stream
+	}
 	return flags, blocks, err
 }
 
@@ -137,9 +140,10 @@ func TestBlocks(t *testing.T) {
 				t.Errorf("%s: byte %d of %d flipped, the index still parses", name, at, len(z))
 			}
 		}
-		// The index of a stream of another size.
-		if _, err := ParseIndex(z[len(z)-FooterSize-16:len(z)-FooterSize], flags, int64(len(z))+4); err == nil {
-			t.Errorf("%s: the index parses for a stream 4 bytes longer", name)
+		// An index of more than the stream holds.
+		n, _, _ := ParseFooter(z[len(z)-FooterSize:])
+		if _, _, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z))-4); err == nil {
+			t.Errorf("%s: the index parses for a stream 4 bytes shorter", name)
 		}
 	}
 }
@@ -149,7 +153,7 @@ func TestBlocks(t *testing.T) {
 func TestParseIndexBounds(t *testing.T) {
 	idx := []byte{0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0, 0}
 	idx = appendCRC(idx)
-	if _, err := ParseIndex(idx, [2]byte{}, 1<<40); !errors.Is(err, ErrIndex) {
+	if _, _, err := ParseIndex(idx, [2]byte{}, 1<<40); !errors.Is(err, ErrIndex) {
 		t.Fatalf("a count of 4 billion records in 12 bytes: %v", err)
 	}
 }
