@@ -90,7 +90,7 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions, maxEnc *fr
 		err = zlibCompress(in, cw, o.Level)
 	case CompressXZ:
 		flag = FlagXZ
-		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, maxEnc)
+		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, o.BlockSize, maxEnc)
 	}
 	if cw.err != nil {
 		err = cw.err
@@ -116,16 +116,21 @@ func zlibCompress(in *spool.Buffer, w io.Writer, l Level) error {
 	return err
 }
 
-// xzCompress writes a single-block .xz stream with check NONE through
-// internal/xzenc at level l, which holds at most a 4 MiB window of the
-// section whatever its size (up to 12 MiB at LevelMax), with pooled tables.
-func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, maxEnc *freeList[xzenc.Encoder]) error {
+// xzCompress writes an .xz stream with check NONE through internal/xzenc
+// at level l, in blocks of block bytes (0: one block), which holds at most
+// a 4 MiB window of the section whatever its size (up to 12 MiB at
+// LevelMax), with pooled tables.
+func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, block int64, maxEnc *freeList[xzenc.Encoder]) error {
 	pool := xzEncoders
 	if l == LevelMax {
 		pool = maxEnc
 	}
 	e := pool.get()
 	e.Options = l.xzOptions()
+	e.BlockSize = block
+	if block > 0 {
+		dict = int(min(int64(dict), block))
+	}
 	dict = min(max(dict, xzenc.MinDict), xzenc.MaxDict)
 	if err := e.Reset(w, dict, in.Size()); err != nil {
 		return err

@@ -21,6 +21,7 @@ func FuzzReader(f *testing.F) {
 		{4, FlagXZ, xzBytes(f, payload), 120, 0},
 	}))
 	f.Add(buildVersion0('T', [8]byte{}, []v0Section{{1, v0FlagZlib, zlibBytes(f, payload)}}))
+	f.Add(blockContainer(f, partialPayload(20<<10), 4<<10))
 	files, _ := filepath.Glob(filepath.Join(samples.Root(), "bpx", "*", "*.bpx")) // none if absent
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil && len(b) < 64<<10 {
@@ -60,6 +61,18 @@ func FuzzReader(f *testing.F) {
 			if err == nil {
 				good = append(good, d)
 				goodSecs = append(goodSecs, s)
+			}
+			// Blocks decoded one by one make up what Data returns.
+			if blocks, berr := s.Blocks(); berr == nil && len(blocks) > 0 && err == nil {
+				var all []byte
+				for _, bl := range blocks {
+					if all, berr = s.AppendBlock(all, bl); berr != nil {
+						break
+					}
+				}
+				if berr == nil && !bytes.Equal(all, d) {
+					t.Fatalf("section %d: %d blocks decode to %d bytes, Data to %d", s.Index, len(blocks), len(all), len(d))
+				}
 			}
 		}
 		// Re-write what parsed and read it back.

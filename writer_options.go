@@ -105,7 +105,17 @@ type SectionOptions struct {
 	// Level is how hard the compressor works for a smaller section; the
 	// zero value is LevelDefault.
 	Level Level
+	// BlockSize, for an xz section, is the most decoded data one block of
+	// its stream holds (see Block); 0 means one block. A reader decodes
+	// one block to reach bytes inside it, instead of the section up to
+	// them. Each block starts with an empty dictionary, so it compresses
+	// as a section of its size would; the dictionary is at most it.
+	BlockSize int64
 }
+
+// maxBlockSize bounds SectionOptions.BlockSize: a block is decoded into
+// memory whole.
+const maxBlockSize = 1 << 30
 
 func (o *SectionOptions) validate() error {
 	if o.Compression > CompressXZ {
@@ -116,6 +126,9 @@ func (o *SectionOptions) validate() error {
 	}
 	if o.Level > LevelMax {
 		return fmt.Errorf("%w: level %v", ErrUnsupported, o.Level)
+	}
+	if o.BlockSize != 0 && (o.BlockSize < minXZDictSize || o.BlockSize > maxBlockSize) {
+		return fmt.Errorf("%w: xz block size %d outside [%d, %d]", ErrUnsupported, o.BlockSize, minXZDictSize, int64(maxBlockSize))
 	}
 	if o.XZDictSize != 0 && (o.XZDictSize < minXZDictSize || o.XZDictSize > maxXZDictSize) {
 		return fmt.Errorf("%w: xz dictionary size %d outside [%d, %d]", ErrUnsupported, o.XZDictSize, minXZDictSize, maxXZDictSize)

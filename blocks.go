@@ -1,0 +1,127 @@
+package bpx
+
+import (
+	"fmt"
+
+	"github.com/gobpx/bpx/internal/xzdec"
+)
+
+// Block is one part of a section's data that decodes on its own. An xz
+// section written with SectionOptions.BlockSize is a stream of blocks that
+// each start with an empty dictionary: a reader that wants bytes far into
+// the section decodes only the block that holds them, found through the
+// stream's index at the end of the stored bytes. Every .xz decoder, the
+// reference SDK's among them, still reads such a section whole.
+type Block struct {
+	Index  int   // its position among the section's blocks
+	Offset int64 // where its data starts in the section's decoded data
+	Size   int64 // how much decoded data it holds
+
+	xb    xzdec.Block
+	flags [2]byte
+}
+
+// maxBlockIndex bounds the xz index Blocks reads: 8 MiB holds the records
+// of 4 million blocks (a 4 TiB section of 1 MiB blocks).
+const maxBlockIndex = 8 << 20
+
+// Blocks returns the blocks of an xz section of more than one block, in
+// order, from the index at the end of its stored bytes (two small reads;
+// the result is kept for the next call). It returns nil for any other
+// section (raw, zlib, an xz stream of one block, several streams): such a
+// section decodes from its start.
+//
+// The index is checked before it is used: its CRC32, that the blocks and
+// it fill the stored bytes exactly, and that the blocks' sizes add up to
+// the section's USize; a failure is an ErrFormat error. Each block's own
+// bytes are checked when AppendBlock decodes it. Memory: about 64 bytes
+// per block, and blocks take at least 12 stored bytes each.
+func (s *Section) Blocks() ([]Block, error) {
+	if m := s.st.blocks.Load(); m != nil {
+		return *m, nil
+	}
+	if s.Flags&FlagXZ == 0 || s.rd.v0 {
+		return nil, nil
+	}
+	off, n, err := s.storedRange()
+	if err != nil {
+		return nil, err
+	}
+	bad := func(at int64, what string, err error) error {
+		return &FormatError{Offset: at, Section: s.Index, What: what, Err: err}
+	}
+	if n < 12+xzdec.FooterSize+8 {
+		return nil, bad(off, "xz stream too short for an index", nil)
+	}
+	var foot [xzdec.FooterSize]byte
+	fat := off + n - xzdec.FooterSize
+	if _, err := s.rd.r.ReadAt(foot[:], fat); err != nil {
+		return nil, err
+	}
+	size, flags, err := xzdec.ParseFooter(foot[:])
+	if err != nil || size > n-12-xzdec.FooterSize || size > maxBlockIndex {
+		return nil, bad(fat, "invalid xz stream footer", err)
+	}
+	idx := make([]byte, size)
+	if _, err := s.rd.r.ReadAt(idx, fat-size); err != nil {
+		return nil, err
+	}
+	xbs, streamSize, err := xzdec.ParseIndex(idx, flags, n)
+	if err != nil {
+		return nil, bad(fat-size, "invalid xz stream index", err)
+	}
+	if streamSize < n {
+		// Other streams (or stream padding) come first: no map of the
+		// section's data, which decodes from its start.
+		var none []Block
+		s.st.blocks.Store(&none)
+		return nil, nil
+	}
+	var total int64
+	for _, b := range xbs {
+		total += b.Size
+	}
+	if want, known := s.DecodedSize(); known && total != want {
+		return nil, bad(fat-size, fmt.Sprintf("xz index holds %d bytes, the section %d", total, want), nil)
+	}
+	var blocks []Block
+	if len(xbs) > 1 {
+		blocks = make([]Block, len(xbs))
+		for i, b := range xbs {
+			blocks[i] = Block{Index: i, Offset: b.Start, Size: b.Size, xb: b, flags: flags}
+		}
+	}
+	s.st.blocks.Store(&blocks)
+	return blocks, nil
+}
+
+// AppendBlock appends the decoded data of b, one of s's Blocks, to dst,
+// reading and decoding that block only. The block is checked as far as
+// its stream can check it: its header's CRC32, its sizes against the
+// index, and its own check, if it has one. Streams this package writes
+// have none (the section's checksum covers its whole data), so a caller
+// that returns a block's bytes must verify them otherwise: a package
+// checks each object against its digest. dst grows with the bytes
+// decoded, never to b.Size at once.
+func (s *Section) AppendBlock(dst []byte, b Block) ([]byte, error) {
+	off, _, err := s.storedRange()
+	if err != nil {
+		return dst, err
+	}
+	stored := make([]byte, b.xb.Stored)
+	if _, err := s.rd.r.ReadAt(stored, off+b.xb.Offset); err != nil {
+		return dst, err
+	}
+	var d xzdec.Decoder
+	d.MaxDict = s.rd.cfg.maxXZDict
+	d.StartBlock(dst, stored, int(b.Size), b.flags, b.xb)
+	out, err := d.DecodeTo(int(b.Size))
+	if err == nil && !d.Done() {
+		err = fmt.Errorf("decodes to more than its %d bytes", b.Size)
+	}
+	if err != nil {
+		return dst, &FormatError{Offset: off + b.xb.Offset, Section: s.Index,
+			What: fmt.Sprintf("xz block %d (data %d to %d)", b.Index, b.Offset, b.Offset+b.Size), Err: err}
+	}
+	return out, nil
+}

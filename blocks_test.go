@@ -1,0 +1,118 @@
+package bpx
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"testing"
+)
+
+// blockContainer is a container of one xz section of payload written in
+// blocks of bs bytes, with a CRC32 checksum.
+func blockContainer(t testing.TB, payload []byte, bs int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteSection(1, SectionOptions{Compression: CompressXZ, Checksum: ChecksumCRC32, BlockSize: bs}, payload); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestBlocks: an xz section written with a block size is a stream of
+// blocks that the reader finds through its index and decodes one at a
+// time to its part of the data; the section still decodes whole, with
+// its checksum, by this package and by xz(1); other sections have no
+// blocks.
+func TestBlocks(t *testing.T) {
+	const bs = 64 << 10
+	payload := partialPayload(5*bs + 1000)
+	b := blockContainer(t, payload, bs)
+	s := open(t, b).Sections[0]
+	blocks, err := s.Blocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 6 {
+		t.Fatalf("%d blocks, want 6", len(blocks))
+	}
+	for i, bl := range blocks {
+		if bl.Index != i || bl.Offset != int64(i*bs) || bl.Size != int64(min(bs, len(payload)-i*bs)) {
+			t.Fatalf("block %d: %+v", i, bl)
+		}
+		got, err := s.AppendBlock([]byte("x"), bl)
+		if err != nil || !bytes.Equal(got[1:], payload[bl.Offset:bl.Offset+bl.Size]) || got[0] != 'x' {
+			t.Fatalf("block %d: %d bytes, %v", i, len(got), err)
+		}
+	}
+	if d, err := s.Data(); err != nil || !bytes.Equal(d, payload) {
+		t.Fatalf("Data: %d bytes, %v", len(d), err)
+	}
+	if xz, err := exec.LookPath("xz"); err == nil {
+		cmd := exec.Command(xz, "-d", "-c")
+		cmd.Stdin = bytes.NewReader(b[s.Pointer : s.Pointer+uint64(s.CSize)])
+		if out, err := cmd.Output(); err != nil || !bytes.Equal(out, payload) {
+			t.Fatalf("xz -d: %d bytes, %v", len(out), err)
+		}
+	}
+	// One block costs little: the whole payload in one block is at most
+	// a few percent smaller.
+	one := open(t, blockContainer(t, payload, 0)).Sections[0]
+	if nb, err := one.Blocks(); err != nil || nb != nil {
+		t.Fatalf("a section of one block: %d blocks, %v", len(nb), err)
+	}
+	if float64(s.CSize) > 1.15*float64(one.CSize) {
+		t.Errorf("blocks of 64 KiB: %d bytes, one block %d", s.CSize, one.CSize)
+	}
+	for name, sec := range partialSections(t, payload) {
+		rd := open(t, buildContainer('P', [16]byte{}, []rawSection{sec}))
+		if nb, err := rd.Sections[0].Blocks(); err != nil || nb != nil {
+			t.Errorf("%s: %d blocks, %v", name, len(nb), err)
+		}
+	}
+}
+
+// TestBlocksDamage: a damaged index or footer, an index whose blocks do
+// not hold the section's size, and a damaged block header are ErrFormat
+// errors; nothing is allocated for what a footer claims beyond the
+// section.
+func TestBlocksDamage(t *testing.T) {
+	const bs = 16 << 10
+	payload := partialPayload(4*bs + 10)
+	good := blockContainer(t, payload, bs)
+	s := open(t, good).Sections[0]
+	end := int(s.Pointer) + int(s.CSize)
+	for _, at := range []int{end - 1, end - 8, end - 12 - 3, end - 12 - 8} {
+		b := bytes.Clone(good)
+		b[at] ^= 0x04
+		if _, err := open(t, b).Sections[0].Blocks(); !errors.Is(err, ErrFormat) {
+			t.Errorf("byte %d of the stream's end flipped: %v", end-at, err)
+		}
+	}
+	// A section header that says one byte more than the blocks hold.
+	sec := rawSection{Type: 1, Flags: s.Flags, Stored: good[s.Pointer:end], USize: s.USize + 1, Sum: s.Checksum}
+	if _, err := open(t, buildContainer('P', [16]byte{}, []rawSection{sec})).Sections[0].Blocks(); !errors.Is(err, ErrFormat) {
+		t.Errorf("USize one more than the blocks: %v", err)
+	}
+	// A damaged block header.
+	blocks, err := s.Blocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bytes.Clone(good)
+	b[int(s.Pointer)+int(blocks[2].xb.Offset)+2] ^= 0x01
+	s2 := open(t, b).Sections[0]
+	bl2, err := s2.Blocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.AppendBlock(nil, bl2[2]); !errors.Is(err, ErrFormat) {
+		t.Errorf("a damaged block header: %v", err)
+	}
+	if _, err := s2.AppendBlock(nil, bl2[1]); err != nil {
+		t.Errorf("the block before the damaged one: %v", err)
+	}
+}
