@@ -34,7 +34,7 @@ type cache struct {
 	mu      sync.Mutex
 	max     int64
 	used    int64 // charged by the entries and the free buffers
-	entries map[int]*centry
+	entries map[int64]*centry
 	lru     list.List // of *centry, most recent at the front
 	free    [][]byte  // buffers of evicted, unpinned entries
 	gen     uint64    // the generation of the last entry made
@@ -75,7 +75,7 @@ const entryOverhead = 1 << 10
 // A cache entry is a section, decoded whole or in part (idx ≥ 0), or the
 // bytes of one object of a section too large for the cache (objectKey).
 type centry struct {
-	idx     int
+	idx     int64
 	gen     uint64 // unique to this load: checks of its bytes hold for it alone
 	charge  int64  // what it counts in the cache's budget
 	ready   chan struct{}
@@ -96,7 +96,7 @@ type centry struct {
 }
 
 func newCache(budget int64) *cache {
-	return &cache{max: budget, entries: make(map[int]*centry), lastNext: -1, maxAhead: max(1, runtime.GOMAXPROCS(0))}
+	return &cache{max: budget, entries: make(map[int64]*centry), lastNext: -1, maxAhead: max(1, runtime.GOMAXPROCS(0))}
 }
 
 // maxEntry is the largest section the cache takes: a quarter of its budget,
@@ -108,7 +108,7 @@ func (c *cache) maxEntry() int64 { return c.max / 4 }
 // caller reads e.data, then calls release(e). Errors are not cached: the
 // next call loads again. size is the section's expected decoded size;
 // ahead allows a read-ahead if this load continues a run in order.
-func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, error) {
+func (c *cache) get(idx int64, size int64, load loader, ahead bool) (*centry, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[idx]; ok {
 		if _, err := c.found(e, size, ahead); err != nil {
@@ -137,14 +137,14 @@ func (c *cache) get(idx int, size int64, load loader, ahead bool) (*centry, erro
 
 // noteLoad follows the run of loads in order and starts a read-ahead
 // where it continues one; c.mu is held.
-func (c *cache) noteLoad(idx int, size int64, ahead bool) {
+func (c *cache) noteLoad(idx int64, size int64, ahead bool) {
 	if c.next != nil && idx >= 0 {
-		if idx == c.lastNext {
+		if idx == int64(c.lastNext) {
 			c.run++
 		} else {
 			c.run = 0
 		}
-		nidx, _, _ := c.next(idx)
+		nidx, _, _ := c.next(int(idx))
 		c.lastNext = nidx
 		if c.run >= minRun && ahead && nidx >= 0 {
 			c.fill(idx, size)
@@ -190,7 +190,7 @@ type opener func(buf []byte) (*bpx.Partial, error)
 // may extend meanwhile. The bytes are unverified until the section is
 // decoded whole: the caller checks what it uses. size is the section's
 // decoded size, the capacity its buffer gets at once.
-func (c *cache) getPartial(idx int, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
+func (c *cache) getPartial(idx int64, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[idx]; ok {
 		data, err := c.found(e, need, ahead)
@@ -301,7 +301,7 @@ func (c *cache) trim() {
 
 // add makes the entry of section idx, being loaded, and hands out a
 // recycled buffer for it if there is one; c.mu is held.
-func (c *cache) add(idx int) (*centry, []byte) {
+func (c *cache) add(idx int64) (*centry, []byte) {
 	c.gen++
 	e := &centry{idx: idx, gen: c.gen, ready: make(chan struct{})}
 	c.entries[idx] = e
@@ -351,13 +351,13 @@ func (c *cache) evict(old *centry) {
 // fill starts read-aheads of the sections after idx, in order, until
 // maxAhead are in flight or one cannot start; pending bytes are being
 // loaded besides. c.mu is held.
-func (c *cache) fill(idx int, pending int64) {
+func (c *cache) fill(idx int64, pending int64) {
 	for range c.maxAhead + 1 {
-		nidx, nsize, nload := c.next(idx)
-		if nidx < 0 || !c.readAhead(nidx, nsize, pending, nload) {
+		nidx, nsize, nload := c.next(int(idx))
+		if nidx < 0 || !c.readAhead(int64(nidx), nsize, pending, nload) {
 			return
 		}
-		idx = nidx
+		idx = int64(nidx)
 	}
 }
 
@@ -366,7 +366,7 @@ func (c *cache) fill(idx int, pending int64) {
 // next to a section of pending bytes being loaded without evicting a
 // pinned entry or the most recent one. It reports whether the section is
 // in the cache or being loaded now. c.mu is held.
-func (c *cache) readAhead(idx int, size, pending int64, load loader) bool {
+func (c *cache) readAhead(idx int64, size, pending int64, load loader) bool {
 	if _, ok := c.entries[idx]; ok {
 		return true
 	}
@@ -398,11 +398,11 @@ func (c *cache) readAhead(idx int, size, pending int64, load loader) bool {
 	c.aheads++
 	c.inflight++
 	c.aheadRes += size
-	if nidx, _, _ := c.next(idx); nidx >= 0 {
+	if nidx, _, _ := c.next(int(idx)); nidx >= 0 {
 		c.lastNext = nidx
 	}
 	if c.onAhead != nil {
-		c.onAhead(idx)
+		c.onAhead(int(idx))
 	}
 	c.aheadWG.Add(1)
 	go func() {

@@ -8,7 +8,7 @@ func CachedSections(p *Package) int {
 }
 
 // CachedSection reports whether p's cache holds section sec.
-func CachedSection(p *Package, sec int) bool {
+func CachedSection(p *Package, sec int64) bool {
 	p.cache.mu.Lock()
 	defer p.cache.mu.Unlock()
 	return p.cache.entries[sec] != nil

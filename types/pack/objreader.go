@@ -332,13 +332,14 @@ func readRaw(s *bpx.Section, b []byte, at uint64) error {
 }
 
 // objectKey is the cache key of the bytes of object i.
-func objectKey(i int) int { return -1 - i }
+func objectKey(i int) int64 { return -1 - int64(i) }
 
 // objectEntry returns the cache entry holding the bytes of the reader's
 // object, which lies in segment sg of a section too large for the cache,
-// pinned (release it): read at each load from a decoder of the section
-// (one left by an earlier read before the object, if any) and checked
-// against the object's digest before any of it is handed out.
+// pinned (release it): read at each load from the blocks that hold it
+// (see blocks.go) or from a decoder of the section (one left by an
+// earlier read before the object, if any), and checked against the
+// object's digest before any of it is handed out.
 func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 	p := r.p
 	s := p.Reader.Sections[sg.sec]
@@ -350,6 +351,10 @@ func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 		buf = buf[:n]
 		if !s.Compressed() {
 			if err := readRaw(s, buf, sg.off); err != nil {
+				return buf[:0], err
+			}
+		} else if blocks := p.sectionBlocks(sg.sec); blocks != nil {
+			if err := p.readBlocks(s, blocks, buf, sg.off); err != nil {
 				return buf[:0], err
 			}
 		} else {
@@ -402,9 +407,9 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 	var err error
 	stepwise := r.p.stepwise(r.segs) && !r.whole
 	if stepwise {
-		e, data, err = r.p.cache.getPartial(sec, size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
+		e, data, err = r.p.cache.getPartial(int64(sec), size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
 	} else {
-		e, err = r.p.cache.get(sec, size, r.p.Reader.Sections[sec].AppendData, !r.noAhead)
+		e, err = r.p.cache.get(int64(sec), size, r.p.Reader.Sections[sec].AppendData, !r.noAhead)
 		if e != nil {
 			data = e.data
 		}

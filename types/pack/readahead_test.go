@@ -243,7 +243,7 @@ func TestCacheReaderWaitsForReadAhead(t *testing.T) {
 		return func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }
 	}
 	for sec := range 3 {
-		e, err := c.get(sec, 100, own(sec), true)
+		e, err := c.get(int64(sec), 100, own(sec), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +303,7 @@ func TestCacheErrorRecyclesOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, err := c.get(sec, 64, func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }, true)
+			e, err := c.get(int64(sec), 64, func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }, true)
 			if err != nil {
 				t.Error(err)
 				return

@@ -578,7 +578,11 @@ func (c *writerConfig) planSizes() [2]uint64 {
 
 // dataOptions are how data sections are stored.
 func (w *Writer) dataOptions() bpx.SectionOptions {
-	return bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, Level: w.cfg.level, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
+	o := bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, Level: w.cfg.level, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
+	if c := w.cfg; c.compression == bpx.CompressXZ && c.blockSize > 0 && c.sectionSize > c.blockSize {
+		o.BlockSize = c.blockSize
+	}
+	return o
 }
 
 // tableOptions are how the object table and strings sections are stored.

@@ -17,6 +17,7 @@ type writerConfig struct {
 	compression       bpx.Compression
 	checksum          bpx.Checksum
 	sectionSize       int64 // 0 until resolved: DefaultSectionSize, or MaxLevelSectionSize at bpx.LevelMax
+	blockSize         int64 // -1 until resolved: DefaultSectionSize, or MaxLevelSectionSize at bpx.LevelMax; 0: one block
 	level             bpx.Level
 	compressTables    bool
 	metadataNames     bool
@@ -36,6 +37,7 @@ const defaultWriterMemoryLimit = 4 << 20
 
 func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 	c := writerConfig{
+		blockSize:   -1,
 		compression: bpx.CompressXZ,
 		checksum:    bpx.ChecksumCRC32,
 		memoryLimit: defaultWriterMemoryLimit,
@@ -51,6 +53,12 @@ func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 		c.sectionSize = DefaultSectionSize
 		if c.level == bpx.LevelMax {
 			c.sectionSize = MaxLevelSectionSize
+		}
+	}
+	if c.blockSize < 0 {
+		c.blockSize = DefaultSectionSize
+		if c.level == bpx.LevelMax {
+			c.blockSize = MaxLevelSectionSize
 		}
 	}
 	if c.level == bpx.LevelMax {
@@ -133,6 +141,26 @@ func WithSectionSize(n int64) WriterOption {
 			return optionError("WithSectionSize", n, fmt.Sprintf("outside [1, %d]", int64(bpx.DefaultMaxSectionSize)))
 		}
 		cfg.sectionSize = n
+		return nil
+	}
+}
+
+// WithBlockSize sets the most data one block of a compressed data section
+// holds, when sections are larger than that (default DefaultSectionSize,
+// or MaxLevelSectionSize at bpx.LevelMax: the size a section has by
+// default). A package of more than about 336 MiB gets larger sections to
+// stay within the section limit (see WithMaxSections), and an xz section
+// is then written as blocks that decode on their own (bpx.Block): reading
+// an object decodes the blocks that hold it, not its section up to it.
+// Each block compresses as a section of its size would. 0 writes every
+// section as one block, as packages were written before blocks existed;
+// otherwise n is between 4 KiB and 1 GiB.
+func WithBlockSize(n int64) WriterOption {
+	return func(cfg *writerConfig) error {
+		if n != 0 && (n < 4<<10 || n > 1<<30) {
+			return optionError("WithBlockSize", n, "not 0 and outside [4 KiB, 1 GiB]")
+		}
+		cfg.blockSize = n
 		return nil
 	}
 }

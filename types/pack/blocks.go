@@ -1,0 +1,70 @@
+package pack
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+
+	"github.com/gobpx/bpx"
+)
+
+// Sections larger than the block size (WithBlockSize) are written as xz
+// streams of blocks that decode on their own (bpx.Block). An object of
+// such a section that is read by itself (objectEntry: one section, a
+// digest, at most a quarter of the cache) decodes only the blocks that
+// hold it, each kept in the cache as a small section would be, so that
+// the next object of the same block costs a copy; its bytes are checked
+// against its digest before any is returned, as every object read by
+// itself is.
+
+// blockKey is the cache key of block b of section sec: below every
+// object's key (objectKey), for up to 2^20 sections of 2^32 blocks.
+func blockKey(sec, b int) int64 { return math.MinInt64/2 + int64(sec)<<32 + int64(b) }
+
+// sectionBlocks returns the blocks of section sec, or nil when it has none
+// or its index does not check: the section is then decoded from its
+// start, which reports what is wrong with it.
+func (p *Package) sectionBlocks(sec int) []bpx.Block {
+	blocks, err := p.Reader.Sections[sec].Blocks()
+	if err != nil {
+		return nil
+	}
+	return blocks
+}
+
+// readBlocks fills buf with the decoded data of section s from offset off,
+// decoding the blocks that hold it. The bytes are not checked here: the
+// caller checks the object they make up against its digest.
+func (p *Package) readBlocks(s *bpx.Section, blocks []bpx.Block, buf []byte, off uint64) error {
+	i := sort.Search(len(blocks), func(i int) bool { return uint64(blocks[i].Offset+blocks[i].Size) > off })
+	for len(buf) > 0 {
+		if i == len(blocks) || uint64(blocks[i].Offset) > off {
+			return &bpx.FormatError{Offset: int64(off), Section: s.Index, What: "section's blocks end before the object does", Err: io.ErrUnexpectedEOF}
+		}
+		b := blocks[i]
+		at := off - uint64(b.Offset)
+		if b.Size > p.cache.maxEntry() {
+			data, err := s.AppendBlock(nil, b)
+			if err != nil {
+				return err
+			}
+			k := copy(buf, data[at:])
+			buf, off = buf[k:], off+uint64(k)
+		} else {
+			e, err := p.cache.get(blockKey(s.Index, b.Index), b.Size, func(dst []byte) ([]byte, error) { return s.AppendBlock(dst, b) }, false)
+			if err != nil {
+				return err
+			}
+			if int64(len(e.data)) != b.Size {
+				p.cache.release(e)
+				return fmt.Errorf("pack: section %d: block %d decoded to %d bytes, not %d", s.Index, b.Index, len(e.data), b.Size)
+			}
+			k := copy(buf, e.data[at:])
+			p.cache.release(e)
+			buf, off = buf[k:], off+uint64(k)
+		}
+		i++
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"testing"
+
+	"github.com/gobpx/bpx"
+)
+
+// blockKeys returns the cache keys of p's block entries.
+func blockKeys(p *Package) []int64 {
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	var keys []int64
+	for k := range p.cache.entries {
+		if k < objectKey(1<<31-1) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// TestBlockReads: sections larger than the block size are written as
+// blocks (the reference model still reads the package); an object of
+// such a section is read by decoding only the blocks that hold it, never
+// its section from the start, and the next object of the same block
+// decodes nothing more; every object reads back.
+func TestBlockReads(t *testing.T) {
+	tree := distinctText(120, 3000, 7) // 360 KB of text
+	const sec, block = 128 << 10, 16 << 10
+	b := pkgBytes(t, tree, WithSectionSize(sec), WithBlockSize(block))
+	referenceReadable(t, b)
+	p := openBytes(t, b, WithCacheSize(4*block)) // sections are read by object
+	var multi int
+	for _, s := range p.Reader.Sections {
+		if s.Type != SectionData {
+			continue
+		}
+		blocks, err := s.Blocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(s.USize) > block && len(blocks) != int((int64(s.USize)+block-1)/block) {
+			t.Fatalf("section %d of %d bytes: %d blocks", s.Index, s.USize, len(blocks))
+		}
+		if len(blocks) > 1 {
+			multi++
+		}
+	}
+	if multi < 2 {
+		t.Fatalf("%d sections of several blocks", multi)
+	}
+	// The last object of the first section, then the one before it.
+	first := firstDataSection(t, p)
+	var objs []Object
+	for _, o := range p.Objects() {
+		segs, _ := p.segments(&o)
+		if len(segs) == 1 && segs[0].sec == first {
+			objs = append(objs, o)
+		}
+	}
+	last, prev := objs[len(objs)-1], objs[len(objs)-2]
+	got, err := fs.ReadFile(p, last.Name)
+	if err != nil || !bytes.Equal(got, tree[last.Name].Data) {
+		t.Fatalf("%s: %d bytes, %v", last.Name, len(got), err)
+	}
+	if n := p.streams.opened.Load(); n != 0 {
+		t.Fatalf("reading the last object decoded its section from the start (%d decoders)", n)
+	}
+	keys := blockKeys(p)
+	if len(keys) == 0 || len(keys) > 2 {
+		t.Fatalf("reading a %d-byte object decoded %d blocks", last.Size, len(keys))
+	}
+	loads := p.cache.loads
+	if _, err := fs.ReadFile(p, prev.Name); err != nil {
+		t.Fatal(err)
+	}
+	if k := len(blockKeys(p)); k > len(keys)+1 || p.cache.loads > loads+2 {
+		t.Errorf("the object before it: %d blocks now, %d loads more", k, p.cache.loads-loads)
+	}
+	checkTree(t, openBytes(t, b, WithCacheSize(4*block)), tree)
+	checkTree(t, openBytes(t, b), tree) // sections cached whole
+	// Sections of the block size or smaller are one block: the default
+	// writes what it wrote before blocks.
+	if small, one := pkgBytes(t, tree, WithSectionSize(block)), pkgBytes(t, tree, WithSectionSize(block), WithBlockSize(0)); !bytes.Equal(small, one) {
+		t.Error("sections of the block size differ from sections of one block")
+	}
+	if err := NewWriter(new(bytes.Buffer), WithBlockSize(100)).Close(); err == nil {
+		t.Error("WithBlockSize(100) accepted")
+	}
+}
+
+// TestBlockDamage: a byte changed inside a block makes the objects of that
+// block fail to read (a decode error or a wrong digest), never return
+// other bytes; objects of the other blocks still read.
+func TestBlockDamage(t *testing.T) {
+	tree := distinctText(60, 3000, 8)
+	const sec, block = 128 << 10, 16 << 10
+	b := pkgBytes(t, tree, WithSectionSize(sec), WithBlockSize(block))
+	p := openBytes(t, b)
+	s := p.Reader.Sections[firstDataSection(t, p)]
+	blocks, err := s.Blocks()
+	if err != nil || len(blocks) < 3 {
+		t.Fatalf("%d blocks, %v", len(blocks), err)
+	}
+	// A byte in the middle of block 1's stored bytes.
+	lo, hi := blockStored(t, b, s, 1)
+	bad := bytes.Clone(b)
+	bad[(lo+hi)/2] ^= 0x20
+	q := openBytes(t, bad, WithCacheSize(4*block))
+	var failed, good int
+	for _, o := range q.Objects() {
+		segs, _ := q.segments(&o)
+		if len(segs) != 1 || segs[0].sec != s.Index {
+			continue
+		}
+		got, err := fs.ReadFile(q, o.Name)
+		inBlock1 := int64(segs[0].off) < blocks[1].Offset+blocks[1].Size && int64(segs[0].off+segs[0].n) > blocks[1].Offset
+		switch {
+		case err == nil && !bytes.Equal(got, tree[o.Name].Data):
+			t.Fatalf("%s: wrong bytes, no error", o.Name)
+		case err != nil && !errors.Is(err, bpx.ErrChecksum) && !errors.Is(err, bpx.ErrFormat):
+			t.Fatalf("%s: %v", o.Name, err)
+		case err != nil && !inBlock1:
+			t.Fatalf("%s, outside the damaged block: %v", o.Name, err)
+		case err != nil:
+			failed++
+		default:
+			good++
+		}
+	}
+	if failed == 0 || good == 0 {
+		t.Fatalf("%d objects failed, %d read", failed, good)
+	}
+}
+
+// blockStored returns the file offsets of block i of section s's stored
+// bytes, from its xz index.
+func blockStored(t *testing.T, b []byte, s *bpx.Section, i int) (int, int) {
+	t.Helper()
+	blocks, err := s.Blocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blocks follow the 12-byte stream header, in order; their stored
+	// sizes are not exported, so find block i's start from the next.
+	start := int(s.Pointer) + 12
+	_ = blocks
+	hdr := b[start:]
+	for k := 0; k < i; k++ {
+		next := bytes.Index(hdr[1:], hdr[:12]) // every block header is the same 12 bytes
+		if next < 0 {
+			t.Fatal("block header not found")
+		}
+		hdr = hdr[next+1:]
+	}
+	lo := len(b) - len(hdr)
+	next := bytes.Index(hdr[1:], hdr[:12])
+	return lo + 12, lo + 1 + next
+}
+
+// firstDataSection returns the index of the section that holds the first
+// object of p.
+func firstDataSection(t *testing.T, p *Package) int {
+	t.Helper()
+	o := p.Objects()[0]
+	segs, err := p.segments(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return segs[0].sec
+}
