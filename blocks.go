@@ -2,6 +2,7 @@ package bpx
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/gobpx/bpx/internal/xzdec"
 )
@@ -19,6 +20,30 @@ type Block struct {
 
 	xb    xzdec.Block
 	flags [2]byte
+}
+
+// blockDecoder is AppendBlock's decoder and buffer of stored bytes, kept
+// for the next block: fresh memory is slow to fault in.
+type blockDecoder struct {
+	dec xzdec.Decoder
+	in  []byte
+}
+
+// blockDecoders keeps idle block decoders; put drops stored buffers above
+// maxPooledBlock.
+var blockDecoders = newFreeList(2*runtime.GOMAXPROCS(0), func() *blockDecoder { return new(blockDecoder) })
+
+// maxPooledBlock is the largest buffer of stored bytes kept with an idle
+// block decoder.
+const maxPooledBlock = 4 << 20
+
+// put drops the caller's buffers and returns bd to blockDecoders.
+func (bd *blockDecoder) put() {
+	bd.dec.Start(nil, nil, 0)
+	if cap(bd.in) > maxPooledBlock {
+		bd.in = nil
+	}
+	blockDecoders.put(bd)
 }
 
 // maxBlockIndex bounds the xz index Blocks reads: 8 MiB holds the records
@@ -108,11 +133,16 @@ func (s *Section) AppendBlock(dst []byte, b Block) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	stored := make([]byte, b.xb.Stored)
+	bd := blockDecoders.get()
+	defer bd.put()
+	if int64(cap(bd.in)) < b.xb.Stored {
+		bd.in = make([]byte, b.xb.Stored)
+	}
+	stored := bd.in[:b.xb.Stored]
 	if _, err := s.rd.r.ReadAt(stored, off+b.xb.Offset); err != nil {
 		return dst, err
 	}
-	var d xzdec.Decoder
+	d := &bd.dec
 	d.MaxDict = s.rd.cfg.maxXZDict
 	d.StartBlock(dst, stored, int(b.Size), b.flags, b.xb)
 	out, err := d.DecodeTo(int(b.Size))

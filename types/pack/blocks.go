@@ -52,7 +52,12 @@ func (p *Package) readBlocks(s *bpx.Section, blocks []bpx.Block, buf []byte, off
 			k := copy(buf, data[at:])
 			buf, off = buf[k:], off+uint64(k)
 		} else {
-			e, err := p.cache.get(blockKey(s.Index, b.Index), b.Size, func(dst []byte) ([]byte, error) { return s.AppendBlock(dst, b) }, false)
+			e, err := p.cache.get(blockKey(s.Index, b.Index), b.Size, func(dst []byte) ([]byte, error) {
+				if int64(cap(dst)) < b.Size {
+					dst = make([]byte, 0, b.Size) // at most a quarter of the cache
+				}
+				return s.AppendBlock(dst, b)
+			}, false)
 			if err != nil {
 				return err
 			}
