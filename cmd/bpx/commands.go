@@ -111,7 +111,7 @@ their tables match what it signed, else nothing is listed.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--block-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is
@@ -124,10 +124,11 @@ and --generator fill the package's TypeExt; --meta stores metadata; --key
 signs the package as it is packed (see bpx sign). The
 package has at most --max-sections sections (339, the most the reference
 SDK reads through a buffered reader): past about 336 times --section-size
-of data, sections grow to fit, and reading one small file decodes its
-whole section up to the file. Files whose first 64 KiB do not compress
-(PNG, JPEG, OGG, archives) are stored uncompressed, in sections of their
-own, and read in place.` + linkDoc + interruptDoc,
+of data, sections grow to fit, and xz sections are then written in blocks
+of --block-size that decode on their own: reading one small file decodes
+the block that holds it, not its section. Files whose first 64 KiB do not
+compress (PNG, JPEG, OGG, archives; past the headers of larger files) are
+stored uncompressed, in sections of their own, and read in place.` + linkDoc + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"Pack the directory assets into assets.bpx, xz-compressed.", "bpx pack assets"},

@@ -28,7 +28,7 @@ func (l *levelValue) Get() any           { return l.String() }
 // packFlags are the flags of "bpx pack".
 type packFlags struct {
 	out, comp, arch, platform, gen, meta string
-	secSize                              int64
+	secSize, blockSize                   int64
 	maxSections                          int
 	level                                bpx.Level
 	quiet                                bool
@@ -42,6 +42,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
+	fs.Int64Var(&f.blockSize, "block-size", -1, "the most data in one xz block of a section larger than it, `N` bytes (default 1 MiB; 4 MiB with -l max; 0: one block per section)")
 	defineMaxSections(fs, &f.maxSections)
 	fs.StringVar(&f.arch, "arch", pack.ArchAny.String(), "target architecture `A`: x86_64, aarch64, x86, armv7hl or any")
 	fs.StringVar(&f.platform, "platform", pack.PlatformAny.String(), "target platform `P`: Linux, MacOS, Windows, Android or Any")
@@ -70,6 +71,9 @@ func (f *packFlags) run(e *env, pos []string) int {
 	opts := []pack.WriterOption{pack.WithLevel(f.level), pack.WithMetadataNames(), pack.WithMaxSections(f.maxSections)}
 	if f.secSize != 0 {
 		opts = append(opts, pack.WithSectionSize(f.secSize))
+	}
+	if f.blockSize >= 0 {
+		opts = append(opts, pack.WithBlockSize(f.blockSize))
 	}
 	switch strings.ToLower(f.comp) {
 	case "xz":
