@@ -103,6 +103,13 @@ hang, or allocate more than the limits below or the file's own size allow:
     buffer. A section remembered as damaged costs a few words, and each
     read of it reads the stored bytes the failed decode read again (not
     decoding them) to see whether they changed.
+  - Section.Blocks reads an xz index of at most 8 MiB, and only one that
+    fits in the section's stored bytes; it keeps about 64 bytes per block
+    (a block takes at least 12 stored bytes) for as long as the Reader
+    lives. AppendBlock holds the block's stored bytes and grows its output
+    with the bytes decoded, never beyond the block's size in the index;
+    up to 2·GOMAXPROCS idle block decoders keep stored-bytes buffers of up
+    to 4 MiB.
 
 The Writer's memory is bounded by WithMemoryLimit + (2·WithConcurrency+1)
 · WithSpoolThreshold plus, per running compressor, about 1 MiB (zlib) or

@@ -115,3 +115,42 @@ func ExampleSection_OpenVerified() {
 	// "GIF89a" <nil>
 	// true
 }
+
+// ExampleSection_Blocks writes a large xz section in blocks and reads a
+// few bytes near its end by decoding only the block that holds them.
+func ExampleSection_Blocks() {
+	var data bytes.Buffer
+	for i := range 20000 {
+		fmt.Fprintf(&data, "record %05d\n", i) // 13 bytes each
+	}
+	var file bytes.Buffer
+	w := bpx.NewWriter(&file)
+	opts := bpx.SectionOptions{Compression: bpx.CompressXZ, Checksum: bpx.ChecksumCRC32, BlockSize: 64 << 10}
+	if err := w.WriteSection(1, opts, data.Bytes()); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	r, err := bpx.NewReader(bytes.NewReader(file.Bytes()), int64(file.Len()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := r.Sections[0]
+	blocks, err := s.Blocks()
+	if err != nil {
+		log.Fatal(err)
+	}
+	want := int64(19999 * 13) // the last record
+	for _, b := range blocks {
+		if want >= b.Offset && want < b.Offset+b.Size {
+			d, err := s.AppendBlock(nil, b)
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Printf("%d blocks; block %d holds %q", len(blocks), b.Index, d[want-b.Offset:want-b.Offset+13])
+		}
+	}
+	// Output: 4 blocks; block 3 holds "record 19999\n"
+}

@@ -86,7 +86,12 @@
 // object that spans sections, each whole section it touches. A section
 // too large for the cache costs the same from a decoder of it left by an
 // earlier read before the object (else from its start), and, read through
-// OpenVerified, once more whole at its first read.
+// OpenVerified, once more whole at its first read; unless it is written in
+// blocks (sections larger than WithBlockSize, as a package of more than
+// about 336 MiB gets: bpx.Block), where an object read by itself costs the
+// blocks that hold it (1 MiB each by default; over HTTP, the stream's
+// index and those blocks' stored bytes), kept in the cache for the next
+// object of the same block.
 //
 // # Writing
 //
@@ -97,7 +102,8 @@
 // large ones get their own. A package keeps within WithMaxSections
 // sections (bpx.ReferenceMaxSections by default, the most the reference
 // SDK reads through a buffered reader): sections grow, or are joined, to
-// fit (see Writer). Data sections are compressed in parallel by the
+// fit (see Writer), and an xz section larger than WithBlockSize is written
+// as blocks that decode on their own. Data sections are compressed in parallel by the
 // bpx.Writer. Sections are written in the reference SDK 4 order: object
 // table, strings, metadata (once; the reference writes it twice), data.
 //

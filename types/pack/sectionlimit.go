@@ -18,8 +18,9 @@ import (
 //     size for them (never below WithSectionSize) until they fit: a
 //     package of T bytes gets sections of about T/336 bytes once that is
 //     more than the section size (1 MiB up to about 336 MiB of data; then
-//     3 MiB at 1 GiB, 30 MiB at 10 GiB). Reading an object decodes its
-//     whole section, so the first read of a small object costs that much.
+//     3 MiB at 1 GiB, 30 MiB at 10 GiB). Such sections are written in
+//     blocks of WithBlockSize (the default section size), so reading a
+//     small object decodes its block, not its section (see blocks.go).
 //   - The Editor joins the data it writes to a small last section of the
 //     source (smaller than an eighth of the section size), so that a run
 //     of small edits fills one section rather than adding one each, and
