@@ -21,6 +21,8 @@ func FuzzPackage(f *testing.F) {
 	f.Add(pkgBytes(f, testTree(), WithSectionSize(4096)))
 	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: []byte("abc")}, "d/b": {Data: []byte("x")}}, WithCompression(bpx.CompressZlib), WithSectionSize(2)))
 	f.Add(pkgBytes(f, fstest.MapFS{"a": {Data: bytes.Repeat([]byte("z"), 300)}}, WithCompression(bpx.CompressNone), WithSectionSize(100)))
+	// Sections of xz blocks, read by block with a cache of 32 KiB.
+	f.Add(pkgBytes(f, distinctText(12, 3000, 1), WithSectionSize(16<<10), WithBlockSize(4<<10)))
 	f.Add(draftPackage(1, 2, []draftSection{{typ: 1, data: []byte{0, 0, 0, 0, 2, 0, 0, 0}}, {typ: 2, data: []byte("x")}, {typ: 3, data: []byte("n\x00")}}))
 	if dir := samples.Root(); dir != "" {
 		for _, sub := range []string{"real", "reference-generated", "synthetic"} {
@@ -89,8 +91,14 @@ func FuzzPackage(f *testing.F) {
 			}
 		}
 		// With a cache too small for any section, objects come from
-		// sections streamed or read alone (issue 31): the same bytes.
-		if small, err := open(WithCacheSize(4 << 10)); err == nil {
+		// sections streamed or read alone (issue 31), and with one that
+		// holds blocks of 4 KiB but no section above 8 KiB, from blocks
+		// (issue 33): the same bytes.
+		for _, size := range []int64{4 << 10, 32 << 10} {
+			small, err := open(WithCacheSize(size))
+			if err != nil {
+				continue
+			}
 			for i, o := range small.Objects() {
 				data, err := small.ReadObject(i)
 				if err != nil {
@@ -98,7 +106,7 @@ func FuzzPackage(f *testing.F) {
 				}
 				if want, ok := good[o.Name]; ok && !bytes.Equal(data, want.Data) {
 					if _, bad := p.InvalidPaths()[i]; !bad {
-						t.Fatalf("object %d: other bytes with a small cache", i)
+						t.Fatalf("object %d: other bytes with a cache of %d bytes", i, size)
 					}
 				}
 			}
