@@ -155,3 +155,60 @@ func (s *Section) AppendBlock(dst []byte, b Block) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// OpenBlock starts decoding block b of s onto buf[:0] in steps, as
+// OpenPartial does a section: DecodeTo(n) decodes the block's data until
+// at least n bytes of it are out. It reads the block's stored bytes at
+// once. For a block, Verified reports that the whole block was decoded and
+// passed every check its stream has: the section's checksum, which covers
+// the whole section, is not among them (see AppendBlock).
+func (s *Section) OpenBlock(buf []byte, b Block) (*Partial, error) {
+	off, _, err := s.storedRange()
+	if err != nil {
+		return nil, err
+	}
+	bd := blockDecoders.get()
+	if int64(cap(bd.in)) < b.xb.Stored {
+		bd.in = make([]byte, b.xb.Stored)
+	}
+	bd.in = bd.in[:b.xb.Stored]
+	if _, err := s.rd.r.ReadAt(bd.in, off+b.xb.Offset); err != nil {
+		bd.put()
+		return nil, err
+	}
+	bd.dec.MaxDict = s.rd.cfg.maxXZDict
+	bd.dec.StartBlock(buf[:0], bd.in, int(b.Size), b.flags, b.xb)
+	return &Partial{buf: buf[:0], blk: bd, block: &b, sec: s}, nil
+}
+
+// decodeBlockTo is DecodeTo for OpenBlock's Partial.
+func (p *Partial) decodeBlockTo(n int64) ([]byte, error) {
+	if p.err != nil || p.verified || int64(len(p.buf)) >= n {
+		return p.buf, p.err
+	}
+	b, d := p.block, &p.blk.dec
+	out, err := d.DecodeTo(int(min(n, b.Size)))
+	if err == nil && n >= b.Size && !d.Done() {
+		err = fmt.Errorf("decodes to more than its %d bytes", b.Size)
+	}
+	if err != nil {
+		p.err = &FormatError{Offset: int64(p.sec.Pointer) + b.xb.Offset, Section: p.sec.Index,
+			What: fmt.Sprintf("xz block %d (data %d to %d)", b.Index, b.Offset, b.Offset+b.Size), Err: err}
+		p.releaseBlock()
+		return p.buf, p.err
+	}
+	p.buf = out
+	if d.Done() {
+		p.verified = true
+		p.releaseBlock()
+	}
+	return p.buf, nil
+}
+
+// releaseBlock returns OpenBlock's decoder to the pool.
+func (p *Partial) releaseBlock() {
+	if p.blk != nil {
+		p.blk.put()
+		p.blk = nil
+	}
+}

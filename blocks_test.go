@@ -116,3 +116,45 @@ func TestBlocksDamage(t *testing.T) {
 		t.Errorf("the block before the damaged one: %v", err)
 	}
 }
+
+// TestOpenBlock: a block decoded in steps returns a prefix of its data at
+// least as long as asked, is verified only at its end, then holds no
+// decoder; a damaged block header fails at the first step.
+func TestOpenBlock(t *testing.T) {
+	const bs = 64 << 10
+	payload := partialPayload(3*bs + 100)
+	b := blockContainer(t, payload, bs)
+	s := open(t, b).Sections[0]
+	blocks, err := s.Blocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl := blocks[1]
+	want := payload[bl.Offset : bl.Offset+bl.Size]
+	p, err := s.OpenBlock(make([]byte, 0, bl.Size), bl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.DecodeTo(100)
+	if err != nil || len(got) < 100 || len(got) > 100+maxPartialOvershoot || !bytes.Equal(got, want[:len(got)]) || p.Verified() {
+		t.Fatalf("DecodeTo(100): %d bytes, %v, verified %v", len(got), err, p.Verified())
+	}
+	if p.Footprint() == 0 {
+		t.Error("no footprint while decoding")
+	}
+	got, err = p.DecodeTo(bl.Size)
+	if err != nil || !bytes.Equal(got, want) || !p.Verified() || p.Footprint() != 0 {
+		t.Fatalf("to the end: %d bytes, %v, verified %v, footprint %d", len(got), err, p.Verified(), p.Footprint())
+	}
+	p.Close()
+	bad := bytes.Clone(b)
+	bad[int(s.Pointer)+int(bl.xb.Offset)+3] ^= 0x01
+	q, err := open(t, bad).Sections[0].OpenBlock(nil, bl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.DecodeTo(10); !errors.Is(err, ErrFormat) {
+		t.Fatalf("a damaged block header: %v", err)
+	}
+	q.Close()
+}

@@ -28,6 +28,9 @@ type Partial struct {
 	started  bool           // flat has its stored bytes and has begun
 	damage   *damage        // the section's known damage: fail beyond damage.at
 	from     int64          // with damage: the offset of the stored bytes, not yet read
+	blk      *blockDecoder  // OpenBlock's decoder, until the block is decoded
+	block    *Block         // OpenBlock's block
+	sec      *Section       // OpenBlock's section
 }
 
 // maxStalls is how many steps in a row may produce nothing before
@@ -84,6 +87,9 @@ func (p *Partial) init(s *Section, off int64) error {
 // as Data does. Errors are sticky; on error the bytes returned before
 // stay valid but unverified.
 func (p *Partial) DecodeTo(n int64) ([]byte, error) {
+	if p.block != nil {
+		return p.decodeBlockTo(n)
+	}
 	if d := p.damage; d != nil && p.err == nil && !p.verified {
 		size, known := p.sr.s.DecodedSize()
 		switch {
@@ -240,6 +246,12 @@ func (p *Partial) fallback() {
 // in part counts it against its budget. It is 0 once the whole section
 // is decoded or p is closed.
 func (p *Partial) Footprint() int64 {
+	if p.block != nil {
+		if p.blk == nil {
+			return 0
+		}
+		return int64(cap(p.blk.in)) + p.blk.dec.Footprint()
+	}
 	if p.sr.dec == nil {
 		return 0
 	}
@@ -254,6 +266,10 @@ func (p *Partial) Verified() bool { return p.verified }
 func (p *Partial) Close() error {
 	if p.err == nil {
 		p.err = errClosed
+	}
+	if p.block != nil {
+		p.releaseBlock()
+		return nil
 	}
 	return p.sr.Close()
 }

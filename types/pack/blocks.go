@@ -13,8 +13,9 @@ import (
 // streams of blocks that decode on their own (bpx.Block). An object of
 // such a section that is read by itself (objectEntry: one section, a
 // digest, at most a quarter of the cache) decodes only the blocks that
-// hold it, each kept in the cache as a small section would be, so that
-// the next object of the same block costs a copy; its bytes are checked
+// hold it, each as far as the object's end and kept in the cache as a
+// small section would be (decoded in steps), so that the next object of
+// the same block continues its decoder; its bytes are checked
 // against its digest before any is returned, as every object read by
 // itself is.
 
@@ -52,20 +53,17 @@ func (p *Package) readBlocks(s *bpx.Section, blocks []bpx.Block, buf []byte, off
 			k := copy(buf, data[at:])
 			buf, off = buf[k:], off+uint64(k)
 		} else {
-			e, err := p.cache.get(blockKey(s.Index, b.Index), b.Size, func(dst []byte) ([]byte, error) {
-				if int64(cap(dst)) < b.Size {
-					dst = make([]byte, 0, b.Size) // at most a quarter of the cache
-				}
-				return s.AppendBlock(dst, b)
-			}, false)
+			need := int64(at) + int64(len(buf)) // decoded only that far, as a section is
+			e, data, err := p.cache.getPartial(blockKey(s.Index, b.Index), b.Size, min(need, b.Size),
+				func(dst []byte) (*bpx.Partial, error) { return s.OpenBlock(dst, b) }, false)
 			if err != nil {
 				return err
 			}
-			if int64(len(e.data)) != b.Size {
+			if int64(len(data)) < min(need, b.Size) {
 				p.cache.release(e)
-				return fmt.Errorf("pack: section %d: block %d decoded to %d bytes, not %d", s.Index, b.Index, len(e.data), b.Size)
+				return fmt.Errorf("pack: section %d: block %d decoded to %d bytes, fewer than the %d the object needs", s.Index, b.Index, len(data), min(need, b.Size))
 			}
-			k := copy(buf, e.data[at:])
+			k := copy(buf, data[at:])
 			p.cache.release(e)
 			buf, off = buf[k:], off+uint64(k)
 		}

@@ -80,6 +80,21 @@ func TestBlockReads(t *testing.T) {
 	if k := len(blockKeys(p)); k > len(keys)+1 || p.cache.loads > loads+2 {
 		t.Errorf("the object before it: %d blocks now, %d loads more", k, p.cache.loads-loads)
 	}
+	// The first object of the section: its block is decoded only as far
+	// as the object's end.
+	q := openBytes(t, b, WithCacheSize(4*block))
+	if _, err := fs.ReadFile(q, objs[0].Name); err != nil {
+		t.Fatal(err)
+	}
+	q.cache.mu.Lock()
+	e := q.cache.entries[blockKey(first, 0)]
+	q.cache.mu.Unlock()
+	if e == nil {
+		t.Fatal("no entry for block 0")
+	}
+	if len(e.data) >= block || e.part == nil {
+		t.Errorf("reading a %d-byte object at a block's start decoded the block to %d bytes", objs[0].Size, len(e.data))
+	}
 	checkTree(t, openBytes(t, b, WithCacheSize(4*block)), tree)
 	checkTree(t, openBytes(t, b), tree) // sections cached whole
 	// Sections of the block size or smaller are one block: the default
