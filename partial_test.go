@@ -183,6 +183,7 @@ func FuzzPartial(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(own.Bytes(), uint16(3000), uint16(1))
+	f.Add(blockContainer(f, text, 4<<10), uint16(500), uint16(900))
 	f.Fuzz(func(t *testing.T, b []byte, first, step uint16) {
 		opts := []Option{WithMaxSectionSize(1 << 20), WithMaxXZDictionary(1 << 20), WithMaxSections(64)}
 		r, err := NewReader(bytes.NewReader(b), int64(len(b)), opts...)
@@ -219,6 +220,29 @@ func FuzzPartial(f *testing.F) {
 				t.Fatalf("section %d: Data reads %d bytes, stepping %d bytes: %v", s.Index, len(want), len(out), err)
 			case werr != nil && err == nil:
 				t.Fatalf("section %d: Data fails (%v), stepping ends verified", s.Index, werr)
+			}
+			// Each block stepped through alone: what AppendBlock returns,
+			// and the block's part of what Data returns.
+			blocks, _ := s.Blocks()
+			for _, bl := range blocks {
+				whole, aerr := s.AppendBlock(nil, bl)
+				bp, err := s.OpenBlock(nil, bl)
+				if err != nil {
+					continue // the stored bytes cannot be read
+				}
+				var got []byte
+				for n := int64(first); err == nil && !bp.Verified() && n < 1<<30; n = n*2 + int64(step) + 1 {
+					got, err = bp.DecodeTo(n)
+				}
+				bp.Close()
+				switch {
+				case aerr == nil && (err != nil || !bytes.Equal(got, whole)):
+					t.Fatalf("section %d block %d: AppendBlock %d bytes, stepping %d: %v", s.Index, bl.Index, len(whole), len(got), err)
+				case aerr != nil && err == nil:
+					t.Fatalf("section %d block %d: AppendBlock fails (%v), stepping ends verified", s.Index, bl.Index, aerr)
+				case werr == nil && aerr == nil && !bytes.Equal(whole, want[bl.Offset:bl.Offset+bl.Size]):
+					t.Fatalf("section %d block %d: not Data's bytes", s.Index, bl.Index)
+				}
 			}
 		}
 	})
