@@ -3,10 +3,14 @@ package pack
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 )
 
 // blockKeys returns the cache keys of p's block entries.
@@ -186,4 +190,62 @@ func firstDataSection(t *testing.T, p *Package) int {
 		t.Fatal(err)
 	}
 	return segs[0].sec
+}
+
+// TestBlockReadsSigned: in a package read with WithTrustedKeys, an object
+// of a section of blocks too large for the cache is read from its blocks
+// (whose stored bytes the signature checks), not streamed from the
+// section's start; a changed byte in a block is ErrTampered.
+func TestBlockReadsSigned(t *testing.T) {
+	k := testKey(t, 3, "k")
+	// Hex text: it compresses to about half, so that the package spans
+	// several signed chunks of 64 KiB and the last section's blocks lie
+	// outside the tables' chunk.
+	tree := fstest.MapFS{}
+	rnd := rand.New(rand.NewPCG(9, 9))
+	for i := range 80 {
+		var b []byte
+		for len(b) < 3000 {
+			b = fmt.Appendf(b, "%016x\n", rnd.Uint64())
+		}
+		tree[fmt.Sprintf("h%02d", i)] = &fstest.MapFile{Data: b[:3000]}
+	}
+	const sec, block = 128 << 10, 16 << 10
+	b := pkgBytes(t, tree, WithSectionSize(sec), WithBlockSize(block), WithSigningKey(k))
+	p := openBytes(t, b, WithTrustedKeys(ring(k)), WithCacheSize(4*block))
+	checkTree(t, p, tree)
+	if n := p.streams.opened.Load(); n != 0 {
+		t.Fatalf("%d sections streamed from their start", n)
+	}
+	if len(blockKeys(p)) == 0 {
+		t.Fatal("no block decoded")
+	}
+	// A block of the last section, in a signed chunk of its own (the
+	// first chunk holds the tables).
+	objs := p.Objects()
+	last := objs[len(objs)-1]
+	segs, err := p.segments(&last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Reader.Sections[segs[0].sec]
+	lo, hi := blockStored(t, b, s, 1)
+	bad := bytes.Clone(b)
+	bad[(lo+hi)/2] ^= 0x20
+	q := openBytes(t, bad, WithTrustedKeys(ring(k)), WithCacheSize(4*block))
+	var tampered int
+	for name := range tree {
+		got, err := fs.ReadFile(q, name)
+		switch {
+		case err == nil && !bytes.Equal(got, tree[name].Data):
+			t.Fatalf("%s: wrong bytes, no error", name)
+		case err != nil && !errors.Is(err, sign.ErrTampered):
+			t.Fatalf("%s: %v", name, err)
+		case err != nil:
+			tampered++
+		}
+	}
+	if tampered == 0 {
+		t.Fatal("no object of the changed block failed")
+	}
 }

@@ -256,8 +256,8 @@ func (r *ObjectReader) ReadAt(b []byte, off int64) (int, error) {
 //
 // A section too large for the cache is read by one of three means, each
 // returning only verified bytes: in a package read with WithTrustedKeys,
-// from stored bytes the signature checked (in place when raw, streamed
-// when compressed); an object that lies in it alone and fits a quarter of
+// from stored bytes the signature checked (in place when raw, by its
+// blocks when it has them, else streamed); an object that lies in it alone and fits a quarter of
 // the cache, whole through the cache, checked against its digest
 // (objectEntry); anything else streamed through Section.OpenVerified,
 // which checks the section whole before its first byte is returned.
@@ -275,6 +275,13 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 		copy(b, data[at:])
 		r.p.cache.release(e)
 		return nil
+	}
+	if verified {
+		// Every stored byte the blocks' decoders read was checked
+		// against the signature: the blocks that hold b, and no more.
+		if blocks := r.p.sectionBlocks(sg.sec); blocks != nil {
+			return r.p.readBlocks(s, blocks, b, at)
+		}
 	}
 	if !verified && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry() {
 		e, err := r.objectEntry(sg)
