@@ -53,8 +53,8 @@ const maxBlockIndex = 8 << 20
 // Blocks returns the blocks of an xz section of more than one block, in
 // order, from the index at the end of its stored bytes (two small reads;
 // the result is kept for the next call). It returns nil for any other
-// section (raw, zlib, an xz stream of one block, several streams): such a
-// section decodes from its start.
+// section (raw, zlib, an xz stream of one block, several streams, blocks
+// of more than 1 GiB): such a section decodes from its start.
 //
 // The index is checked before it is used: its CRC32, that the blocks and
 // it fill the stored bytes exactly, and that the blocks' sizes add up to
@@ -108,6 +108,16 @@ func (s *Section) Blocks() ([]Block, error) {
 	}
 	if want, known := s.DecodedSize(); known && total != want {
 		return nil, bad(fat-size, fmt.Sprintf("xz index holds %d bytes, the section %d", total, want), nil)
+	}
+	for _, b := range xbs {
+		if b.Size > maxBlockSize || b.Stored > flatXZStoredLimit(maxBlockSize) {
+			// Larger than this package writes: decoded whole, a block
+			// would hold more memory than a streaming decoder does
+			// (and more than a 32-bit int counts).
+			var none []Block
+			s.st.blocks.Store(&none)
+			return nil, nil
+		}
 	}
 	var blocks []Block
 	if len(xbs) > 1 {

@@ -23,20 +23,29 @@ import (
 // object's key (objectKey), for up to 2^20 sections of 2^32 blocks.
 func blockKey(sec, b int) int64 { return math.MinInt64/2 + int64(sec)<<32 + int64(b) }
 
-// sectionBlocks returns the blocks of section sec, or nil when it has none
-// or its index does not check: the section is then decoded from its
-// start, which reports what is wrong with it.
+// sectionBlocks returns the blocks of section sec, or nil when it has none,
+// its index does not check (the section is then decoded from its start,
+// which reports what is wrong with it) or a block is larger than a
+// quarter of the cache (then streamed, in memory bounded by the
+// dictionary, as a section too large for the cache is).
 func (p *Package) sectionBlocks(sec int) []bpx.Block {
 	blocks, err := p.Reader.Sections[sec].Blocks()
 	if err != nil {
 		return nil
 	}
+	for _, b := range blocks {
+		if b.Size > p.cache.maxEntry() {
+			return nil
+		}
+	}
 	return blocks
 }
 
 // readBlocks fills buf with the decoded data of section s from offset off,
-// decoding the blocks that hold it. The bytes are not checked here: the
-// caller checks the object they make up against its digest.
+// decoding the blocks that hold it (each at most a quarter of the cache:
+// see sectionBlocks). The bytes are not checked here: the caller checks
+// the object they make up against its digest, or the signature checked
+// every stored byte the decoders read.
 func (p *Package) readBlocks(s *bpx.Section, blocks []bpx.Block, buf []byte, off uint64) error {
 	i := sort.Search(len(blocks), func(i int) bool { return uint64(blocks[i].Offset+blocks[i].Size) > off })
 	for len(buf) > 0 {
@@ -45,28 +54,19 @@ func (p *Package) readBlocks(s *bpx.Section, blocks []bpx.Block, buf []byte, off
 		}
 		b := blocks[i]
 		at := off - uint64(b.Offset)
-		if b.Size > p.cache.maxEntry() {
-			data, err := s.AppendBlock(nil, b)
-			if err != nil {
-				return err
-			}
-			k := copy(buf, data[at:])
-			buf, off = buf[k:], off+uint64(k)
-		} else {
-			need := int64(at) + int64(len(buf)) // decoded only that far, as a section is
-			e, data, err := p.cache.getPartial(blockKey(s.Index, b.Index), b.Size, min(need, b.Size),
-				func(dst []byte) (*bpx.Partial, error) { return s.OpenBlock(dst, b) }, false)
-			if err != nil {
-				return err
-			}
-			if int64(len(data)) < min(need, b.Size) {
-				p.cache.release(e)
-				return fmt.Errorf("pack: section %d: block %d decoded to %d bytes, fewer than the %d the object needs", s.Index, b.Index, len(data), min(need, b.Size))
-			}
-			k := copy(buf, data[at:])
-			p.cache.release(e)
-			buf, off = buf[k:], off+uint64(k)
+		need := int64(at) + int64(len(buf)) // decoded only that far, as a section is
+		e, data, err := p.cache.getPartial(blockKey(s.Index, b.Index), b.Size, min(need, b.Size),
+			func(dst []byte) (*bpx.Partial, error) { return s.OpenBlock(dst, b) }, false)
+		if err != nil {
+			return err
 		}
+		if int64(len(data)) < min(need, b.Size) {
+			p.cache.release(e)
+			return fmt.Errorf("pack: section %d: block %d decoded to %d bytes, fewer than the %d the object needs", s.Index, b.Index, len(data), min(need, b.Size))
+		}
+		k := copy(buf, data[at:])
+		p.cache.release(e)
+		buf, off = buf[k:], off+uint64(k)
 		i++
 	}
 	return nil
