@@ -72,8 +72,9 @@ const maxFreeBuffers = 4
 // decoder: its own structures, so that many tiny entries are bounded too.
 const entryOverhead = 1 << 10
 
-// A cache entry is a section, decoded whole or in part (idx ≥ 0), or the
-// bytes of one object of a section too large for the cache (objectKey).
+// A cache entry is a section, decoded whole or in part (idx ≥ 0), the
+// bytes of one object of a section too large for the cache (objectKey),
+// or one xz block of such a section, decoded whole or in part (blockKey).
 type centry struct {
 	idx     int64
 	gen     uint64 // unique to this load: checks of its bytes hold for it alone
