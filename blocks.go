@@ -110,10 +110,12 @@ func (s *Section) Blocks() ([]Block, error) {
 		return nil, bad(fat-size, fmt.Sprintf("xz index holds %d bytes, the section %d", total, want), nil)
 	}
 	for _, b := range xbs {
-		if b.Size > maxBlockSize || b.Stored > flatXZStoredLimit(maxBlockSize) {
-			// Larger than this package writes: decoded whole, a block
-			// would hold more memory than a streaming decoder does
-			// (and more than a 32-bit int counts).
+		if b.Size > maxBlockSize || b.Stored > flatXZStoredLimit(b.Size) {
+			// Larger than this package writes, or more stored bytes than
+			// any encoder makes of its data (AppendBlock reads them all
+			// at once): decoded whole, such a block would hold more
+			// memory than a streaming decoder does (and more than a
+			// 32-bit int counts).
 			var none []Block
 			s.st.blocks.Store(&none)
 			return nil, nil

@@ -2,7 +2,9 @@ package bpx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os/exec"
 	"testing"
 )
@@ -157,4 +159,68 @@ func TestOpenBlock(t *testing.T) {
 		t.Fatalf("a damaged block header: %v", err)
 	}
 	q.Close()
+}
+
+// chunkyXZ returns data as an .xz stream (check None) of blocks of bs
+// bytes, each coded as LZMA2 stored chunks of one byte: valid, and four
+// times the size of its data.
+func chunkyXZ(data []byte, bs int) []byte {
+	le := binary.LittleEndian
+	z := append([]byte{0xFD, '7', 'z', 'X', 'Z', 0, 0, 0}, 0, 0, 0, 0)
+	le.PutUint32(z[8:], crc32.ChecksumIEEE(z[6:8]))
+	var idx []byte
+	n := 0
+	for off := 0; off < len(data); off += bs {
+		blk := data[off:min(len(data), off+bs)]
+		start := len(z)
+		hdr := []byte{2, 0, 0x21, 1, 16, 0, 0, 0}
+		z = le.AppendUint32(append(z, hdr...), crc32.ChecksumIEEE(hdr))
+		for i, c := range blk {
+			ctl := byte(2)
+			if i == 0 {
+				ctl = 1
+			}
+			z = append(z, ctl, 0, 0, c)
+		}
+		z = append(z, 0)
+		unpadded := len(z) - start
+		for len(z)%4 != 0 {
+			z = append(z, 0)
+		}
+		idx = binary.AppendUvarint(binary.AppendUvarint(idx, uint64(unpadded)), uint64(len(blk)))
+		n++
+	}
+	idx = append(binary.AppendUvarint([]byte{0}, uint64(n)), idx...)
+	for len(idx)%4 != 0 {
+		idx = append(idx, 0)
+	}
+	idx = le.AppendUint32(idx, crc32.ChecksumIEEE(idx))
+	z = append(z, idx...)
+	f := make([]byte, 12)
+	le.PutUint32(f[4:], uint32(len(idx)/4-1))
+	le.PutUint32(f, crc32.ChecksumIEEE(f[4:10]))
+	copy(f[10:], "YZ")
+	return append(z, f...)
+}
+
+// TestBlocksStoredBound: blocks whose stored bytes far exceed their data
+// (valid, but no encoder's output: AppendBlock would read them all at
+// once) give no block map; the section still reads whole.
+func TestBlocksStoredBound(t *testing.T) {
+	payload := partialPayload(300 << 10)
+	for _, c := range []struct {
+		bs   int
+		want int
+	}{{16 << 10, 19}, {100 << 10, 0}} {
+		z := chunkyXZ(payload, c.bs)
+		sec := rawSection{Type: 1, Flags: FlagXZ | FlagWeak, Stored: z, USize: uint32(len(payload)), Sum: WeakChecksum(0, payload)}
+		s := open(t, buildContainer('P', [16]byte{}, []rawSection{sec})).Sections[0]
+		blocks, err := s.Blocks()
+		if err != nil || len(blocks) != c.want {
+			t.Errorf("blocks of %d bytes, 4x stored: %d blocks, %v; want %d", c.bs, len(blocks), err, c.want)
+		}
+		if d, err := s.Data(); err != nil || !bytes.Equal(d, payload) {
+			t.Fatalf("Data: %d bytes, %v", len(d), err)
+		}
+	}
 }
