@@ -95,12 +95,15 @@ func (s *Section) Blocks() ([]Block, error) {
 	if err != nil {
 		return nil, bad(fat-size, "invalid xz stream index", err)
 	}
-	if streamSize < n {
-		// Other streams (or stream padding) come first: no map of the
-		// section's data, which decodes from its start.
+	noMap := func() ([]Block, error) {
 		var none []Block
 		s.st.blocks.Store(&none)
 		return nil, nil
+	}
+	if streamSize < n {
+		// Other streams (or stream padding) come first: no map of the
+		// section's data, which decodes from its start.
+		return noMap()
 	}
 	var total int64
 	for _, b := range xbs {
@@ -116,9 +119,7 @@ func (s *Section) Blocks() ([]Block, error) {
 			// at once): decoded whole, such a block would hold more
 			// memory than a streaming decoder does (and more than a
 			// 32-bit int counts).
-			var none []Block
-			s.st.blocks.Store(&none)
-			return nil, nil
+			return noMap()
 		}
 	}
 	var blocks []Block
@@ -141,31 +142,16 @@ func (s *Section) Blocks() ([]Block, error) {
 // checks each object against its digest. dst grows with the bytes
 // decoded, never to b.Size at once.
 func (s *Section) AppendBlock(dst []byte, b Block) ([]byte, error) {
-	off, _, err := s.storedRange()
+	p, err := s.OpenBlock(dst[len(dst):], b)
 	if err != nil {
 		return dst, err
 	}
-	bd := blockDecoders.get()
-	defer bd.put()
-	if int64(cap(bd.in)) < b.xb.Stored {
-		bd.in = make([]byte, b.xb.Stored)
-	}
-	stored := bd.in[:b.xb.Stored]
-	if _, err := s.rd.r.ReadAt(stored, off+b.xb.Offset); err != nil {
+	defer p.Close()
+	out, err := p.DecodeTo(b.Size)
+	if err != nil {
 		return dst, err
 	}
-	d := &bd.dec
-	d.MaxDict = s.rd.cfg.maxXZDict
-	d.StartBlock(dst, stored, int(b.Size), b.flags, b.xb)
-	out, err := d.DecodeTo(int(b.Size))
-	if err == nil && !d.Done() {
-		err = fmt.Errorf("decodes to more than its %d bytes", b.Size)
-	}
-	if err != nil {
-		return dst, &FormatError{Offset: off + b.xb.Offset, Section: s.Index,
-			What: fmt.Sprintf("xz block %d (data %d to %d)", b.Index, b.Offset, b.Offset+b.Size), Err: err}
-	}
-	return out, nil
+	return append(dst, out...), nil // out is dst's tail unless it outgrew dst
 }
 
 // OpenBlock starts decoding block b of s onto buf[:0] in steps, as

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -24,22 +25,31 @@ import (
 func blockKey(sec, b int) int64 { return math.MinInt64/2 + int64(sec)<<32 + int64(b) }
 
 // sectionBlocks returns the blocks of section sec, or nil when it has none,
-// its index does not check (the section is then decoded from its start,
-// which reports what is wrong with it) or a block is larger than a
+// its index cannot be read or does not check (the section is then decoded
+// from its start, which reports what is wrong with it) or a block is larger than a
 // quarter of the cache (then streamed, in memory bounded by the
-// dictionary, as a section too large for the cache is).
+// dictionary, as a section too large for the cache is). The answer is
+// kept: every read of the section asks.
 func (p *Package) sectionBlocks(sec int) []bpx.Block {
-	blocks, err := p.Reader.Sections[sec].Blocks()
-	if err != nil {
-		return nil
+	if m := p.blockMap[sec].Load(); m != nil {
+		return *m
 	}
+	blocks, err := p.Reader.Sections[sec].Blocks()
 	for _, b := range blocks {
 		if b.Size > p.cache.maxEntry() {
-			return nil
+			err = errTooLarge
+			break
 		}
 	}
+	if err != nil {
+		blocks = nil
+	}
+	p.blockMap[sec].Store(&blocks)
 	return blocks
 }
+
+// errTooLarge marks, in sectionBlocks, a block larger than the cache takes.
+var errTooLarge = errors.New("block larger than a quarter of the cache")
 
 // readBlocks fills buf with the decoded data of section s from offset off,
 // decoding the blocks that hold it (each at most a quarter of the cache:

@@ -155,19 +155,13 @@ func TestBlockDamage(t *testing.T) {
 	}
 }
 
-// blockStored returns the file offsets of block i of section s's stored
-// bytes, from its xz index.
+// blockStored returns the file offsets of the data of block i of section
+// s (after its 12-byte header, up to the next block's header). Blocks
+// follow the stream header in order, each with the same header; their
+// stored sizes are not exported.
 func blockStored(t *testing.T, b []byte, s *bpx.Section, i int) (int, int) {
 	t.Helper()
-	blocks, err := s.Blocks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Blocks follow the 12-byte stream header, in order; their stored
-	// sizes are not exported, so find block i's start from the next.
-	start := int(s.Pointer) + 12
-	_ = blocks
-	hdr := b[start:]
+	hdr := b[int(s.Pointer)+12:]
 	for k := 0; k < i; k++ {
 		next := bytes.Index(hdr[1:], hdr[:12]) // every block header is the same 12 bytes
 		if next < 0 {

@@ -84,10 +84,11 @@ type Package struct {
 	DraftTypeExt DraftTypeExt
 
 	objects  []Object
-	secSize  []uint64 // decoded size of every section
-	chain    []int    // revision 1: data sections in table order; nil = table order
-	nextData []int32  // the next data section in table order after each section, or -1
-	dataTyp  uint8    // section type that holds object data
+	secSize  []uint64                      // decoded size of every section
+	blockMap []atomic.Pointer[[]bpx.Block] // per section: its usable blocks (see sectionBlocks), once known
+	chain    []int                         // revision 1: data sections in table order; nil = table order
+	nextData []int32                       // the next data section in table order after each section, or -1
+	dataTyp  uint8                         // section type that holds object data
 	cfg      config
 	cache    *cache
 	streams  streamPool
@@ -228,6 +229,7 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 	}
 	p := &Package{Reader: rd, cfg: cfg, cache: newCache(cfg.cacheSize), dataTyp: SectionData}
 	p.secSize = make([]uint64, len(rd.Sections))
+	p.blockMap = make([]atomic.Pointer[[]bpx.Block], len(rd.Sections))
 	for i, s := range rd.Sections {
 		p.secSize[i] = uint64(s.USize)
 	}
