@@ -35,8 +35,10 @@ type sectionReader struct {
 	// trap sees every read of the stored bytes, so that a failure
 	// caused by the source (a network error, a changed chunk) is not
 	// remembered as damage of the section.
-	trap  readTrap
-	probe [512]byte
+	trap readTrap
+	// chunks reads a compressed section's stored bytes in large reads.
+	chunks chunkedReads
+	probe  [512]byte
 }
 
 // init prepares sr to decode section s from the container's file, unless
@@ -70,6 +72,10 @@ func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error
 	}
 	sr.trap = readTrap{r: src, base: base, reads: &s.st.decodes}
 	sr.raw = *io.NewSectionReader(&sr.trap, base, n)
+	if s.Compressed() {
+		sr.chunks = chunkedReads{src: &sr.trap, end: base + n}
+		sr.raw = *io.NewSectionReader(&sr.chunks, base, n)
+	}
 	switch {
 	case !s.usizeKnown || (cfg.ignoreUSize && s.Compressed()):
 		sr.limit = cfg.maxSectionSize
@@ -265,6 +271,7 @@ func (sr *sectionReader) release() {
 		sr.dec = nil
 		sr.src = nil
 	}
+	sr.chunks.release()
 }
 
 // Close releases the decoder. Reading after Close fails.
