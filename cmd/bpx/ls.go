@@ -57,6 +57,9 @@ func (f *lsFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if err := p.LoadTables(); err != nil {
+		return e.fail(err)
+	}
 	bad := p.InvalidPaths()
 	out := bufio.NewWriterSize(e.Stdout, 64<<10)
 	defer out.Flush()

@@ -40,6 +40,9 @@ func (f *unpackFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if err := p.LoadTables(); err != nil {
+		return e.fail(err)
+	}
 	var total int64
 	for _, o := range p.Objects() {
 		total += int64(o.Size)

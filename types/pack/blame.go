@@ -21,6 +21,9 @@ func (p *Package) blame(err error) error {
 	if !errors.As(err, &ce) {
 		return err
 	}
+	if p.load() != nil {
+		return err
+	}
 	var names []string
 	more := 0
 	for i := range p.objects {

@@ -79,6 +79,7 @@ func (p *Package) PathOrdered() bool { return p.isClean() }
 // once.
 func (p *Package) isClean() bool {
 	p.cleanOnce.Do(func() {
+		p.load() // its error leaves no objects
 		p.clean = cleanNames(p.objects, p.cfg.maxPathLen)
 		p.cleanKnown.Store(true)
 	})
@@ -107,7 +108,7 @@ func (p *Package) lookupClean(name string) (fsEntry, bool) {
 		return fsEntry{}, false
 	}
 	dir, elem := split(name)
-	return fsEntry{dir, elem, i}, true
+	return fsEntry{dir: dir, elem: elem, obj: i}, true
 }
 
 // maxScans is how many lookups scanName answers before lookupClean

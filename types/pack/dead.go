@@ -39,6 +39,9 @@ func maxSpans(objects, sections int) int { return 4*(objects+sections) + 1024 }
 // whose objects overlap over very many sections is an error matching
 // bpx.ErrTooLarge.
 func (p *Package) DeadBytes() (uint64, error) {
+	if err := p.load(); err != nil {
+		return 0, err
+	}
 	var data, used uint64
 	for i, s := range p.Reader.Sections {
 		if s.Type == p.dataTyp {

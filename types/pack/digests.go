@@ -80,6 +80,7 @@ type digestState struct {
 
 // digests returns the package's usable object digests, or nil.
 func (p *Package) digests() []uint32 {
+	p.load() // its error leaves no objects, hence no digests
 	p.dig.once.Do(func() {
 		p.dig.sums, p.dig.why = p.loadDigests()
 		if p.dig.sums != nil {
@@ -156,6 +157,9 @@ func (p *Package) checkDigest(i int, b []byte, gen uint64) error {
 func (p *Package) VerifySection(i int) error {
 	if i < 0 || i >= len(p.Reader.Sections) {
 		return fmt.Errorf("pack: section index %d out of range [0, %d)", i, len(p.Reader.Sections))
+	}
+	if err := p.load(); err != nil {
+		return err
 	}
 	s := p.Reader.Sections[i]
 	if s.Type != p.dataTyp || p.digests() == nil {

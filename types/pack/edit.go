@@ -110,6 +110,9 @@ func (e *Editor) load() error {
 	if p.Revision != 2 {
 		return fmt.Errorf("%w: revision %d package (only revision 2 can be edited; repack it): %w", ErrNotEditable, p.Revision, bpx.ErrUnsupported)
 	}
+	if err := p.load(); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotEditable, err)
+	}
 	if err := p.checkSpans(false); err != nil {
 		return fmt.Errorf("%w: %w", ErrNotEditable, err)
 	}
@@ -158,7 +161,7 @@ var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", Se
 // isPackageSection reports whether t is a section type that the Editor
 // writes itself; the others it copies as they are.
 func isPackageSection(t uint8) bool {
-	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -459,6 +462,29 @@ func (e *Editor) Close() error {
 	if withSums {
 		head++
 	}
+	// The path index is made anew, when the tables will be large enough
+	// (the strings may share repeated names: this counts them all).
+	tableBytes := (len(names) + len(e.keep)) * ObjectEntrySize
+	for _, n := range names {
+		tableBytes += len(n) + 1
+	}
+	for _, i := range e.keep {
+		tableBytes += len(p.objects[i].Name) + 1
+	}
+	var files []indexFile
+	indexed := e.nw.cfg.wantIndex(tableBytes)
+	if indexed {
+		files, indexed = indexFiles(len(names)+len(e.keep), func(i int) (string, bool) {
+			if i < len(names) {
+				return names[i], true
+			}
+			o := &p.objects[e.keep[i-len(names)]]
+			return o.Name, o.NameErr == nil
+		})
+	}
+	if indexed {
+		head++
+	}
 	// With Compact, sections holding dead bytes keep only their live
 	// ranges: an object continuing from the previous section still starts
 	// at offset 0 and one continuing into the next still ends at the end,
@@ -575,8 +601,17 @@ func (e *Editor) Close() error {
 	bw := bpx.NewWriter(out, e.nw.rewriteOptions()...)
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(e.ext.Marshal())
-	tables := e.nw.tableOptions()
-	err = bw.WriteSection(SectionObjectTable, tables, table)
+	tables := e.nw.tableOptions(indexed)
+	if indexed {
+		var isums []uint32
+		if withSums {
+			isums = sums
+		}
+		err = bw.WriteSection(SectionPathIndex, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, makePathIndex(files, table, strs.Bytes(), isums, tables.Checksum))
+	}
+	if err == nil {
+		err = bw.WriteSection(SectionObjectTable, tables, table)
+	}
 	if err == nil {
 		err = bw.WriteSection(SectionStrings, tables, strs.Bytes())
 	}

@@ -34,6 +34,19 @@ func (p *Package) lookup(op, name string) (fsEntry, error) {
 	if !fs.ValidPath(name) {
 		return fsEntry{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
+	if ix := p.pidx.Load(); ix != nil {
+		e, err := p.lookupIndexed(ix, name)
+		switch {
+		case err == nil:
+			return e, nil
+		case !errors.Is(err, errPathIndex):
+			return fsEntry{}, &fs.PathError{Op: op, Path: name, Err: err}
+		}
+		p.dropIndex()
+	}
+	if err := p.load(); err != nil {
+		return fsEntry{}, &fs.PathError{Op: op, Path: name, Err: err}
+	}
 	if e, ok := p.lookupClean(name); ok {
 		return e, nil
 	}
@@ -54,7 +67,7 @@ func (p *Package) Open(name string) (fs.File, error) {
 	if e.obj < 0 {
 		return &dirFile{p: p, name: name, info: p.info(e)}, nil
 	}
-	r, err := p.OpenObject(e.obj)
+	r, err := p.openEntry(e)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -81,6 +94,16 @@ func (p *Package) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e.obj >= 0 {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errNotDir}
 	}
+	if ix := p.pidx.Load(); ix != nil {
+		out, err := p.readDirIndexed(ix, name, "", 0)
+		switch {
+		case err == nil:
+			return out, nil
+		case !errors.Is(err, errPathIndex):
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+		p.dropIndex()
+	}
 	kids := p.index().children(name)
 	out := make([]fs.DirEntry, len(kids))
 	for i, k := range kids {
@@ -101,7 +124,11 @@ func (p *Package) ReadFile(name string) ([]byte, error) {
 	if e.obj < 0 {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: errIsDir}
 	}
-	b, err := p.readObject(e.obj)
+	r, err := p.openEntry(e)
+	var b []byte
+	if err == nil {
+		b, err = readAll(r)
+	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: err}
 	}
@@ -122,10 +149,23 @@ func (p *Package) readObject(i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAll(r)
+}
+
+// openEntry opens the file e.
+func (p *Package) openEntry(e fsEntry) (*ObjectReader, error) {
+	if e.ix != nil {
+		return p.openIndexed(e.ix)
+	}
+	return p.OpenObject(e.obj)
+}
+
+// readAll reads the whole object of r and closes r.
+func readAll(r *ObjectReader) ([]byte, error) {
 	defer r.Close()
 	size := r.Size()
 	if size > int64(int(^uint(0)>>1)) { // 32-bit platforms: above 2 GiB - 1
-		return nil, fmt.Errorf("pack: object %d: %d bytes do not fit in memory on this platform (use OpenObject): %w", i, size, bpx.ErrTooLarge)
+		return nil, fmt.Errorf("pack: object %d: %d bytes do not fit in memory on this platform (use OpenObject): %w", r.obj.Index, size, bpx.ErrTooLarge)
 	}
 	if size > maxPrealloc {
 		b, err := io.ReadAll(io.LimitReader(r, size))
@@ -147,7 +187,11 @@ func (p *Package) info(e fsEntry) *fileInfo {
 		fi.mode = fs.ModeDir | 0o555
 		return fi
 	}
-	fi.obj = &p.objects[e.obj]
+	if e.ix != nil {
+		fi.obj = &e.ix.obj
+	} else {
+		fi.obj = &p.objects[e.obj]
+	}
 	fi.p = p
 	fi.mode = 0o444
 	return fi
@@ -193,7 +237,9 @@ type dirFile struct {
 	p      *Package
 	name   string
 	info   *fileInfo
-	offset int
+	offset int    // entries returned
+	last   string // the name of the last one
+	tables bool   // listed through the tables (the path index is not used)
 }
 
 func (d *dirFile) Stat() (fs.FileInfo, error) { return d.info, nil }
@@ -204,6 +250,24 @@ func (d *dirFile) Read([]byte) (int, error) {
 
 // ReadDir returns the next count entries (all remaining ones if count <= 0).
 func (d *dirFile) ReadDir(count int) ([]fs.DirEntry, error) {
+	if ix := d.p.pidx.Load(); ix != nil && !d.tables {
+		out, err := d.p.readDirIndexed(ix, d.name, d.last, count)
+		switch {
+		case err == nil:
+			if count > 0 && len(out) == 0 {
+				return nil, io.EOF
+			}
+			d.offset += len(out)
+			if len(out) > 0 {
+				d.last = out[len(out)-1].Name()
+			}
+			return out, nil
+		case !errors.Is(err, errPathIndex):
+			return nil, &fs.PathError{Op: "readdir", Path: d.name, Err: err}
+		}
+		d.p.dropIndex()
+	}
+	d.tables = true
 	kids := d.p.index().children(d.name)[d.offset:]
 	if count > 0 && len(kids) == 0 {
 		return nil, io.EOF

@@ -25,7 +25,8 @@ type fsIndex struct {
 // fsEntry is a file or a synthesized directory of the tree.
 type fsEntry struct {
 	dir, elem string
-	obj       int // object index, or -1 for a directory
+	obj       int          // object index, or -1 for a directory
+	ix        *indexedFile // a file found through the path index (its object)
 }
 
 // dirKey names a directory by its parent's number and its base name.
@@ -52,7 +53,10 @@ func split(name string) (dir, elem string) {
 
 // index builds the tree on first use.
 func (p *Package) index() *fsIndex {
-	p.idxOnce.Do(func() { p.idx = buildIndex(p.objects, p.cfg.maxPathLen) })
+	p.idxOnce.Do(func() {
+		p.load() // its error leaves no objects: an empty tree
+		p.idx = buildIndex(p.objects, p.cfg.maxPathLen)
+	})
 	return p.idx
 }
 
@@ -239,7 +243,7 @@ func (ix *fsIndex) group(d int32) []fsEntry {
 // directory entry named ".").
 func (ix *fsIndex) lookup(name string) (fsEntry, bool) {
 	if name == "." {
-		return fsEntry{".", ".", -1}, true
+		return fsEntry{dir: ".", elem: ".", obj: -1}, true
 	}
 	dir, elem := split(name)
 	d, ok := ix.dirOf(dir)

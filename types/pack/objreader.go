@@ -157,12 +157,20 @@ type ObjectReader struct {
 	whole   bool           // decode whole sections, never in steps (Unpack)
 	mu      sync.Mutex     // guards st
 	st      *sectionStream // decoder of a streamed section
+
+	// An object found through the path index carries its digest, so that
+	// reading it needs neither the object table nor SectionDigests.
+	sum    uint32
+	ownSum bool
 }
 
 // OpenObject returns a reader of the object at index i of Objects, whatever
 // its name. Its data is located first: an object whose Start, Offset or Size
 // leads outside the data sections fails here with ErrObjectRange.
 func (p *Package) OpenObject(i int) (*ObjectReader, error) {
+	if err := p.load(); err != nil {
+		return nil, err
+	}
 	if i < 0 || i >= len(p.objects) {
 		return nil, fmt.Errorf("pack: object index %d out of range [0, %d)", i, len(p.objects))
 	}
@@ -283,7 +291,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 			return r.p.readBlocks(s, blocks, b, at)
 		}
 	}
-	if !verified && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry() {
+	if !verified && r.objectWise() && int64(r.obj.Size) <= r.p.cache.maxEntry() {
 		e, err := r.objectEntry(sg)
 		if err != nil {
 			return err
@@ -326,7 +334,7 @@ func (r *ObjectReader) readSegment(sg *segment, b []byte, at uint64) error {
 // its digest (see objectEntry), whatever the section's size; a stored
 // object of a package written by a Writer is read so (see classify.go).
 func (r *ObjectReader) inPlace(s *bpx.Section) bool {
-	return !s.Compressed() && r.p.signers == nil && r.p.objectWise(r.segs) && int64(r.obj.Size) <= r.p.cache.maxEntry()
+	return !s.Compressed() && r.p.signers == nil && r.objectWise() && int64(r.obj.Size) <= r.p.cache.maxEntry()
 }
 
 // readRaw fills b from the raw section s at offset at, in place.
@@ -389,7 +397,7 @@ func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 			}
 			p.streams.put(st)
 		}
-		if err := p.checkDigest(r.obj.Index, buf, 0); err != nil {
+		if err := r.checkDigest(buf, 0); err != nil {
 			return buf[:0], err
 		}
 		return buf, nil
@@ -412,7 +420,7 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 	var e *centry
 	var data []byte
 	var err error
-	stepwise := r.p.stepwise(r.segs) && !r.whole
+	stepwise := r.stepwise() && !r.whole
 	if stepwise {
 		e, data, err = r.p.cache.getPartial(int64(sec), size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
 	} else {
@@ -429,7 +437,7 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 		return nil, nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(data)), ErrObjectRange)
 	}
 	if stepwise && r.p.signers == nil {
-		if err := r.p.checkDigest(r.obj.Index, data[sg.off:sg.off+sg.n], e.gen); err != nil {
+		if err := r.checkDigest(data[sg.off:sg.off+sg.n], e.gen); err != nil {
 			r.p.cache.release(e)
 			return nil, nil, err
 		}
@@ -440,15 +448,27 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 // stepwise reports whether an object of segments segs may be read from a
 // section decoded only up to its end: it lies in one section, and the
 // package can check it without the section's checksum.
-func (p *Package) stepwise(segs []segment) bool {
-	return p.signers != nil && len(segs) == 1 || p.objectWise(segs)
+func (r *ObjectReader) stepwise() bool {
+	return r.p.signers != nil && len(r.segs) == 1 || r.objectWise()
 }
 
 // objectWise reports whether an object of segments segs can be checked on
 // its own, against its digest: it lies in one section, and the package
 // has usable digests.
-func (p *Package) objectWise(segs []segment) bool {
-	return len(segs) == 1 && p.digests() != nil
+func (r *ObjectReader) objectWise() bool {
+	return len(r.segs) == 1 && (r.ownSum || r.p.digests() != nil)
+}
+
+// checkDigest checks b, the whole of the reader's object, against its
+// digest (see Package.checkDigest).
+func (r *ObjectReader) checkDigest(b []byte, gen uint64) error {
+	if !r.ownSum {
+		return r.p.checkDigest(r.obj.Index, b, gen)
+	}
+	if got := objectDigest(b); got != r.sum {
+		return r.p.objectError(r.obj, fmt.Sprintf("CRC-32C %#08x, digest %#08x", got, r.sum), bpx.ErrChecksum)
+	}
+	return nil
 }
 
 // WriteTo writes the rest of the object to w. An object read from the start
@@ -518,7 +538,7 @@ func (r *ObjectReader) writeStored(w io.Writer) (int64, error) {
 	if err := readRaw(r.p.Reader.Sections[sg.sec], buf, sg.off); err != nil {
 		return 0, err
 	}
-	if err := r.p.checkDigest(r.obj.Index, buf, 0); err != nil {
+	if err := r.checkDigest(buf, 0); err != nil {
 		return 0, err
 	}
 	n, err := w.Write(buf)

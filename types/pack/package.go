@@ -98,7 +98,12 @@ type Package struct {
 	dig      digestState      // the object digests (SectionDigests)
 	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
 
-	objErr  map[int]error // structural errors found at open (version-0 FileId), by object
+	objErr map[int]error // structural errors found at open (version-0 FileId), by object
+
+	pidx    atomic.Pointer[pathIndex] // the path index in use, nil if none (see SectionPathIndex)
+	lazy    bool                      // the tables are read at first need (see LoadTables)
+	tabOnce sync.Once
+	tabErr  error
 	idxOnce sync.Once
 	idx     *fsIndex
 
@@ -219,8 +224,35 @@ func (p *Package) Close() error {
 }
 
 // Objects returns the objects in object-table order. The slice is shared:
-// do not modify it.
-func (p *Package) Objects() []Object { return p.objects }
+// do not modify it. In a package opened through its path index, it reads
+// the tables first (see LoadTables), and returns nil if they cannot be
+// read.
+func (p *Package) Objects() []Object {
+	p.load()
+	return p.objects
+}
+
+// LoadTables reads the object table and the strings, if not read yet, and
+// returns their error. A package with a usable path index (see
+// SectionPathIndex) opens without reading them: Open, Stat, ReadFile and
+// ReadDir of a path read the index's pages only, so that opening one file
+// of a package of a million objects reads kilobytes, not the tens of
+// megabytes of its tables. Everything else (Objects, OpenObject,
+// InvalidPaths, Unpack, the checks) reads them at its first call, and
+// returns their errors, or nothing (Objects, InvalidPaths): call
+// LoadTables first to see the error. A package without an index reads
+// them when it opens, and LoadTables returns nil.
+func (p *Package) LoadTables() error { return p.load() }
+
+// load reads the tables of a package opened through its path index.
+func (p *Package) load() error {
+	p.tabOnce.Do(func() {
+		if p.lazy {
+			p.tabErr = p.readRev2()
+		}
+	})
+	return p.tabErr
+}
 
 func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 	if rd.Header.Type != bpx.TypePackage {
@@ -246,7 +278,14 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 	default:
 		p.Revision = 2
 		p.TypeExt = ParseTypeExt(rd.Header.TypeExt)
-		err = p.readRev2()
+		var ix *pathIndex
+		if ix, err = openPathIndex(rd, cfg); err == nil && ix != nil {
+			p.pidx.Store(ix)
+			p.lazy = true
+			err = p.tooMany(ix.nobj)
+		} else if err == nil {
+			err = p.readRev2()
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -127,6 +127,9 @@ func (p *Package) Unpack(dir string, opts ...UnpackOption) error {
 			return err
 		}
 	}
+	if err := p.load(); err != nil {
+		return err
+	}
 	ix := p.index()
 	if err := checkSelection(ix, o.Paths); err != nil {
 		return err
@@ -347,6 +350,9 @@ func (d *dirCache) close() {
 // error here. The first object found wrong gives an *ObjectError matching
 // ErrObjectRange and bpx.ErrFormat.
 func (p *Package) CheckObjects(paths ...string) error {
+	if err := p.load(); err != nil {
+		return err
+	}
 	used := make([]bool, len(p.Reader.Sections))
 	for _, e := range p.index().entries {
 		if e.obj >= 0 && selects(paths, e.name()) {

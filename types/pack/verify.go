@@ -25,6 +25,9 @@ func (p *Package) Verify() error { return p.VerifyStructure() }
 // can read every object. It reads (and decompresses) the whole file once,
 // keeping no section: memory stays within what reading one section needs.
 func (p *Package) VerifyAll() error {
+	if err := p.load(); err != nil {
+		return err
+	}
 	var errs []error
 	for _, s := range p.Reader.Sections {
 		var err error
@@ -60,6 +63,9 @@ func (p *Package) VerifyAll() error {
 // are not read: verify those at the container level (every section's
 // Section.Open to EOF).
 func (p *Package) VerifyStructure() error {
+	if err := p.load(); err != nil {
+		return err
+	}
 	var errs []error
 	add := func(err error) bool {
 		errs = append(errs, err)

@@ -459,6 +459,14 @@ func (w *Writer) Close() (err error) {
 	if w.meta != nil {
 		head = 4
 	}
+	var files []indexFile
+	indexed := w.cfg.wantIndex(len(w.table) + w.names.Len())
+	if indexed {
+		files, indexed = indexFiles(len(w.table)/ObjectEntrySize, tableNames(w.table, w.names.Bytes()))
+	}
+	if indexed {
+		head++
+	}
 	parts, partOf := dataParts(rd)
 	limit := 0
 	if m := w.cfg.contentSections(); m > 0 {
@@ -485,8 +493,13 @@ func (w *Writer) Close() (err error) {
 	bw := bpx.NewWriter(out, w.rewriteOptions()...)
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(w.ext.Marshal())
-	tables := w.tableOptions()
-	err = bw.WriteSection(SectionObjectTable, tables, w.table)
+	tables := w.tableOptions(indexed)
+	if indexed {
+		err = bw.WriteSection(SectionPathIndex, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, makePathIndex(files, w.table, w.names.Bytes(), w.sums, tables.Checksum))
+	}
+	if err == nil {
+		err = bw.WriteSection(SectionObjectTable, tables, w.table)
+	}
 	if err == nil {
 		err = bw.WriteSection(SectionStrings, tables, w.names.Bytes())
 	}
@@ -585,9 +598,15 @@ func (w *Writer) dataOptions() bpx.SectionOptions {
 	return o
 }
 
-// tableOptions are how the object table and strings sections are stored.
-func (w *Writer) tableOptions() bpx.SectionOptions {
+// tableOptions are how the object table and strings sections are stored:
+// with the weak checksum the reference writes, or, with a path index
+// (indexed), the reference's CRC32, which any change of their bytes
+// changes (see SectionPathIndex).
+func (w *Writer) tableOptions(indexed bool) bpx.SectionOptions {
 	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
+	if indexed {
+		tables.Checksum = bpx.ChecksumCRC32
+	}
 	if w.cfg.compressTables {
 		tables.Compression, tables.Threshold, tables.Level = w.cfg.compression, tableThreshold, w.cfg.level
 	}

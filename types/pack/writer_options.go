@@ -30,6 +30,7 @@ type writerConfig struct {
 	ctx               context.Context // nil: never stops
 	signKeys          []*sign.PrivateKey
 	compressAll       bool // no stored sections: every object is compressed (tests of other things)
+	pathIndex         int8 // 1: always, -1: never, 0: above PathIndexThreshold
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.
@@ -180,6 +181,26 @@ func WithMaxSections(n int) WriterOption {
 		cfg.maxSections = n
 		return nil
 	}
+}
+
+// WithPathIndex says whether the package gets a path index (see
+// SectionPathIndex), which lets a reader open one file without reading the
+// object table and the strings. By default it gets one when those exceed
+// PathIndexThreshold.
+func WithPathIndex(on bool) WriterOption {
+	return func(cfg *writerConfig) error {
+		cfg.pathIndex = -1
+		if on {
+			cfg.pathIndex = 1
+		}
+		return nil
+	}
+}
+
+// wantIndex reports whether a package whose object table and strings take
+// n bytes gets a path index.
+func (c *writerConfig) wantIndex(n int) bool {
+	return c.pathIndex > 0 || c.pathIndex == 0 && n > PathIndexThreshold
 }
 
 // CompressTables compresses the object table and strings sections when

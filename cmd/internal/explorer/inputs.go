@@ -66,6 +66,13 @@ func openInputs(files []File) []*input {
 		in.rd, in.err = bpx.NewReader(f.R, f.Size, bpx.WithMaxXZDictionary(maxXZDictionary))
 		if in.err == nil && in.rd.Header.Type == bpx.TypePackage {
 			in.pkg, in.err = pack.New(in.rd, pack.IgnoreTypeExt(), pack.WithMaxPathLength(MaxPathLength))
+			if in.err == nil {
+				// The explorer lists every object: the tables now, their
+				// errors as the package's (see pack.LoadTables).
+				if in.err = in.pkg.LoadTables(); in.err != nil {
+					in.pkg = nil
+				}
+			}
 		}
 		ins[i] = in
 	}
