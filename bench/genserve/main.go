@@ -1,10 +1,13 @@
-// Command genserve writes the inputs of bench/serve-vs-ls.sh into DIR:
-// million.bpx, a package of 1,000,000 small objects in one directory
-// (assets/), and tex2048.bpx, a 2048×2048 RGBA texture of smooth gradients
-// with a little noise (like a painted texture: PNG neither trivial nor
-// incompressible).
+// Command genserve writes the inputs of bench/serve-vs-ls.sh and
+// bench/index.sh into DIR: million.bpx, a package of 1,000,000 small
+// objects in one directory (assets/); tex2048.bpx, a 2048×2048 RGBA
+// texture of smooth gradients with a little noise (like a painted texture:
+// PNG neither trivial nor incompressible); tenk.bpx, 10,000 objects as
+// million.bpx's; dirs.bpx, 1,000,000 objects in 1,000 directories of
+// 1,000 (assets/d000/obj0000000 on).
 //
-// Usage: go run ./bench/genserve DIR
+// Usage: go run ./bench/genserve DIR [million|tex|tenk|dirs]...
+// (default: million tex)
 package main
 
 import (
@@ -22,28 +25,49 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: genserve DIR")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: genserve DIR [million|tex|tenk|dirs]...")
 		os.Exit(2)
 	}
 	dir := os.Args[1]
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fail(err)
 	}
-	million(filepath.Join(dir, "million.bpx"), dir)
-	tex(filepath.Join(dir, "tex2048.bpx"))
+	what := os.Args[2:]
+	if len(what) == 0 {
+		what = []string{"million", "tex"}
+	}
+	for _, w := range what {
+		switch w {
+		case "million":
+			objects(filepath.Join(dir, "million.bpx"), dir, 1_000_000, flat)
+		case "tenk":
+			objects(filepath.Join(dir, "tenk.bpx"), dir, 10_000, flat)
+		case "dirs":
+			objects(filepath.Join(dir, "dirs.bpx"), dir, 1_000_000, func(i int) string { return fmt.Sprintf("assets/d%03d/obj%07d", i/1000, i) })
+		case "tex":
+			tex(filepath.Join(dir, "tex2048.bpx"))
+		default:
+			fmt.Fprintf(os.Stderr, "genserve: unknown input %q\n", w)
+			os.Exit(2)
+		}
+	}
 }
 
-// million writes 1,000,000 objects of 8 bytes, assets/obj0000000 on.
-func million(name, tmp string) {
-	f, err := os.Create(name)
+// flat names object i assets/obj%07d.
+func flat(i int) string { return fmt.Sprintf("assets/obj%07d", i) }
+
+// objects writes n objects of 8 bytes (object i holds i), object i named
+// name(i).
+func objects(file, tmp string, n int, name func(int) string) {
+	f, err := os.Create(file)
 	if err != nil {
 		fail(err)
 	}
 	w := pack.NewWriter(f, pack.WithCompression(bpx.CompressZlib), pack.WithTempDir(tmp))
 	var content [8]byte
-	for i := range 1_000_000 {
-		ow, err := w.CreateSized(fmt.Sprintf("assets/obj%07d", i), 8)
+	for i := range n {
+		ow, err := w.CreateSized(name(i), 8)
 		if err != nil {
 			fail(err)
 		}

@@ -90,8 +90,8 @@ at least N (both for PACKAGE, not for -L mods).`,
 	Setup: setupCat,
 }, {
 	Name:    "ls",
-	Usage:   "[-l] [-0] [--json] [--trusted KEYS [--name NAME] [--min-version N]] [-L MOD.bpx]... PACKAGE",
-	Summary: "list the objects of a package",
+	Usage:   "[-l] [-0] [--json] [--trusted KEYS [--name NAME] [--min-version N]] [-L MOD.bpx]... PACKAGE [DIR]",
+	Summary: "list the objects of a package, or one directory",
 	Doc: `List the objects of a package, one path a line, in the order of its
 object table. A name is printed as it is when it is valid UTF-8, all
 printable and does not start with a double quote; any other name, and any
@@ -101,7 +101,13 @@ drive the terminal; -l marks refused names with !. -0 prints every name
 exact and ends each line, of -l too, with a NUL instead of a newline, for
 xargs -0; --json keeps names exact too. With --trusted, the package and
 each -L mod must be signed by a key of the trusted-keys file KEYS, and
-their tables match what it signed, else nothing is listed.`,
+their tables match what it signed, else nothing is listed.
+
+With DIR, ls lists that directory of the package's tree instead, sorted by
+name, subdirectories with a trailing slash (-l shows "dir" for their size,
+--json their path with the slash). A package with a path index lists a
+directory without reading the object table and the strings: over HTTP, a
+directory of 1,000 files of a package of a million costs a request or two.`,
 	Memory: quickMemory,
 	Examples: []example{
 		{"List a package with sizes and where each object starts.", "bpx ls -l game.bpx"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/sign"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // lsEntry is one object in "bpx ls --json" output.
@@ -39,8 +40,8 @@ func setupLs(fs *flag.FlagSet) func(*env, []string) int {
 }
 
 func (f *lsFlags) run(e *env, pos []string) int {
-	if len(pos) != 1 {
-		return e.usageError("want one PACKAGE")
+	if len(pos) != 1 && len(pos) != 2 {
+		return e.usageError("want PACKAGE [DIR]")
 	}
 	if f.zero && f.json {
 		return e.usageError("-0 and --json do not go together")
@@ -50,6 +51,9 @@ func (f *lsFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	if len(f.layers) > 0 {
+		if len(pos) == 2 {
+			return e.usageError("DIR and -L do not go together")
+		}
 		return f.runLayered(e, pos[0], ring)
 	}
 	p, err := openTrusted(pos[0], ring)
@@ -57,6 +61,9 @@ func (f *lsFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if len(pos) == 2 {
+		return f.listDir(e, p.Package, pos[1])
+	}
 	if err := p.LoadTables(); err != nil {
 		return e.fail(err)
 	}
@@ -185,4 +192,75 @@ func (f *lsFlags) runLayered(e *env, base string, trusted *sign.KeyRing) int {
 type layeredEntry struct {
 	Path string `json:"path"`
 	Size int64  `json:"size"`
+}
+
+// listDir lists directory dir of p's tree, through its path index when it
+// has one.
+func (f *lsFlags) listDir(e *env, p *pack.Package, dir string) int {
+	ents, err := p.ReadDir(dir)
+	if err != nil {
+		return e.fail(err)
+	}
+	out := bufio.NewWriterSize(e.Stdout, 64<<10)
+	defer out.Flush()
+	prefix := ""
+	if dir != "." {
+		prefix = dir + "/"
+	}
+	if f.json {
+		list := make([]lsEntry, 0, len(ents))
+		for _, d := range ents {
+			en := lsEntry{Path: prefix + d.Name()}
+			if d.IsDir() {
+				en.Path += "/"
+			} else if fi, err := d.Info(); err == nil {
+				if o, ok := fi.Sys().(*pack.Object); ok {
+					en.Size, en.Start, en.Offset = o.Size, o.Start, o.Offset
+				}
+			}
+			list = append(list, en)
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(list); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
+	if f.long && !f.zero {
+		fmt.Fprintf(out, "%12s %6s %10s  %s\n", "size", "start", "offset", "name")
+	}
+	var line []byte
+	for _, d := range ents {
+		line = line[:0]
+		if f.long {
+			if o, ok := dirObject(d); ok {
+				line = appendPadded(line, o.Size, 12)
+				line = appendPadded(append(line, ' '), uint64(o.Start), 6)
+				line = appendPadded(append(line, ' '), uint64(o.Offset), 10)
+			} else {
+				line = fmt.Appendf(line, "%12s %6s %10s", "dir", "-", "-")
+			}
+			line = append(line, ' ', ' ')
+		}
+		line = f.appendName(line, d.Name(), false)
+		if d.IsDir() {
+			line = append(line, '/')
+		}
+		out.Write(append(line, f.end()))
+	}
+	return exitOK
+}
+
+// dirObject returns the object of a file entry of a package's tree.
+func dirObject(d fs.DirEntry) (*pack.Object, bool) {
+	if d.IsDir() {
+		return nil, false
+	}
+	fi, err := d.Info()
+	if err != nil {
+		return nil, false
+	}
+	o, ok := fi.Sys().(*pack.Object)
+	return o, ok
 }

@@ -42,3 +42,32 @@ func TestLsSamples(t *testing.T) {
 		t.Errorf("ls without args: %+v", r)
 	}
 }
+
+func TestLsDir(t *testing.T) {
+	pkg := packTree(t, t.TempDir(), map[string]string{"a/x.txt": "xx", "a/sub/y": "y", "a.b": "ab", "top": "t"})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ls", pkg, "."}, "a/\na.b\ntop\n"},
+		{[]string{"ls", pkg, "a"}, "sub/\nx.txt\n"},
+		{[]string{"ls", "-0", pkg, "a"}, "sub/\x00x.txt\x00"},
+		{[]string{"ls", "-l", pkg, "a"}, "        size  start     offset  name\n" +
+			"         dir      -          -  sub/\n" +
+			"           2      3          1  x.txt\n"},
+	} {
+		if r := runBPX(t, nil, c.args...); r.Code != exitOK || r.Stdout != c.want {
+			t.Errorf("%q: %+v\nwant %q", c.args, r, c.want)
+		}
+	}
+	r := runBPX(t, nil, "ls", "--json", pkg, "a")
+	var list []lsEntry
+	if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil || len(list) != 2 || list[0].Path != "a/sub/" || list[1] != (lsEntry{"a/x.txt", 2, 3, 1, ""}) {
+		t.Errorf("ls --json DIR: %v %+v", err, list)
+	}
+	for _, bad := range []string{"top", "missing", "../x"} {
+		if r := runBPX(t, nil, "ls", pkg, bad); r.Code != exitFail {
+			t.Errorf("ls PKG %s: %+v", bad, r)
+		}
+	}
+}

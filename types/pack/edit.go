@@ -87,7 +87,8 @@ var ErrNotEditable = errors.New("pack: package cannot be edited")
 // NewEditor returns an Editor of the package src that writes the edited
 // package to dst when Close is called. opts configure the new data
 // sections as for NewWriter; the tables stay compressed if src's object
-// table is (CompressTables, bpx.LevelMax). A src that cannot be edited, or an option out
+// table is (CompressTables, bpx.LevelMax), and a package with a path index
+// gets a new one (see SectionPathIndex) unless WithPathIndex(false). A src that cannot be edited, or an option out
 // of range, makes every call of the Editor fail with the error.
 func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
 	e := &Editor{src: src, files: map[string]*editEntry{}, dirs: map[string]int{}, ext: src.TypeExt}
@@ -95,6 +96,9 @@ func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
 	e.nw.cfg.allowInvalidNames = true // the Editor checks names itself
 	if t := src.Reader.FindSection(SectionObjectTable); t != nil && t.Compressed() {
 		e.nw.cfg.compressTables = true // as the package was made (CompressTables, LevelMax)
+	}
+	if src.Reader.FindSection(SectionPathIndex) != nil && e.nw.cfg.pathIndex == 0 {
+		e.nw.cfg.pathIndex = 1 // a package with an index keeps one (WithPathIndex(false) drops it)
 	}
 	if e.nw.err != nil {
 		e.err = e.nw.err

@@ -30,6 +30,7 @@ type config struct {
 	skipNames     bool
 	bpxOpts       []bpx.Option
 	trusted       *sign.KeyRing // nil: no signature needed
+	remote        bool          // the file is read over a network (see tableReadSize)
 }
 
 func newConfig(opts []Option) (config, error) {

@@ -228,6 +228,14 @@ func TestPathIndexNotWithRepeatedNames(t *testing.T) {
 // a tool that knows nothing of the path index does.
 func rebuildTables(t *testing.T, b []byte, ck bpx.Checksum, edit func(table []byte)) []byte {
 	t.Helper()
+	return replaceSection(t, b, SectionObjectTable, ck, func(table []byte) []byte { edit(table); return table })
+}
+
+// replaceSection writes b again with the data of its section of type typ
+// replaced by what change makes of it, stored raw with checksum ck, every
+// other section copied as it is.
+func replaceSection(t testing.TB, b []byte, typ uint8, ck bpx.Checksum, change func([]byte) []byte) []byte {
+	t.Helper()
 	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
@@ -237,18 +245,15 @@ func rebuildTables(t *testing.T, b []byte, ck bpx.Checksum, edit func(table []by
 	w.SetType(rd.Header.Type)
 	w.SetTypeExt(rd.Header.TypeExt)
 	for _, s := range rd.Sections {
-		if s.Type != SectionObjectTable {
-			if err := w.CopySection(s); err != nil {
-				t.Fatal(err)
+		if s.Type != typ {
+			err = w.CopySection(s)
+		} else {
+			var data []byte
+			if data, err = s.Data(); err == nil {
+				err = w.WriteSection(s.Type, bpx.SectionOptions{Checksum: ck}, change(data))
 			}
-			continue
 		}
-		table, err := s.Data()
 		if err != nil {
-			t.Fatal(err)
-		}
-		edit(table)
-		if err := w.WriteSection(s.Type, bpx.SectionOptions{Checksum: ck}, table); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -338,5 +343,170 @@ func BenchmarkPathIndexStat(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// withIndex returns b with its path index section replaced by index, the
+// other sections as they are.
+func withIndex(t testing.TB, b, index []byte) []byte {
+	t.Helper()
+	return replaceSection(t, b, SectionPathIndex, bpx.ChecksumWeak, func([]byte) []byte { return index })
+}
+
+// lyingIndex returns the index of the package b made with the objects of
+// names a and c exchanged: well formed and bound to the tables, but wrong.
+func lyingIndex(t testing.TB, b []byte, a, c string) []byte {
+	t.Helper()
+	p := tablesView(t, b)
+	ot, st := p.Reader.FindSection(SectionObjectTable), p.Reader.FindSection(SectionStrings)
+	table, err := ot.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := st.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, ok := indexFiles(len(table)/ObjectEntrySize, tableNames(table, names))
+	if !ok {
+		t.Fatal("no index")
+	}
+	ia := slices.IndexFunc(files, func(f indexFile) bool { return f.name == a })
+	ic := slices.IndexFunc(files, func(f indexFile) bool { return f.name == c })
+	files[ia].obj, files[ic].obj = files[ic].obj, files[ia].obj
+	return makePathIndex(files, table, names, p.digests(), bpx.ChecksumCRC32)
+}
+
+// TestVerifyFindsLyingIndex: an index bound to the tables that gives
+// other objects than they do is read as it is (a crafted file), and
+// VerifyStructure ("bpx verify") reports it.
+func TestVerifyFindsLyingIndex(t *testing.T) {
+	b := trickyPackage(t, 100, WithPathIndex(true))
+	if err := openBytes(t, b).VerifyStructure(); err != nil && !errors.Is(err, ErrInsecurePath) {
+		t.Fatalf("VerifyStructure of the package as written: %v", err)
+	}
+	lie := withIndex(t, b, lyingIndex(t, b, "a.b", "z/y2"))
+	p := openBytes(t, lie)
+	if p.pidx.Load() == nil {
+		t.Fatal("the lying index is not used")
+	}
+	err := p.VerifyStructure()
+	if !errors.Is(err, bpx.ErrFormat) || !strings.Contains(err.Error(), "path index") {
+		t.Fatalf("VerifyStructure = %v, want a path index error", err)
+	}
+}
+
+// FuzzPathIndex replaces the path index of a package of many small pages
+// by the input, given a header bound to the package's tables and with the
+// index's CRC-32C checks off, so that the fuzzer reaches the parsers. No
+// input may make a reader panic, hang or fail because of the index, and
+// whenever the index answers otherwise than the tables, VerifyStructure
+// must say so.
+func FuzzPathIndex(f *testing.F) {
+	defer func(n int) { pathPageTarget = n }(pathPageTarget)
+	pathPageTarget = 300
+	base := trickyPackage(f, 200, WithPathIndex(true))
+	want := tablesView(f, base)
+	names := probes(want)
+	idx, err := want.Reader.FindSection(SectionPathIndex).Data()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(idx)
+	f.Add(lyingIndex(f, base, "a.b", "z/y2"))
+	f.Add(idx[:pathIndexHeaderSize+40])
+	f.Fuzz(func(t *testing.T, index []byte) {
+		defer func(on bool) { pathIndexCRC = on }(pathIndexCRC)
+		pathIndexCRC = false
+		if len(index) >= pathIndexHeaderSize {
+			index = bytes.Clone(index)
+			copy(index[32:64], idx[32:64]) // bound to the tables
+		}
+		pkg := withIndex(t, base, index)
+		p, err := NewReader(bytes.NewReader(pkg), int64(len(pkg)))
+		if err != nil {
+			t.Fatalf("NewReader: %v", err)
+		}
+		same := true
+		for _, n := range names {
+			gi, gerr := p.Stat(n)
+			wi, werr := want.Stat(n)
+			if (gerr == nil) != (werr == nil) {
+				same = false
+				continue
+			}
+			if gerr != nil {
+				continue
+			}
+			if gi.IsDir() != wi.IsDir() || gi.Size() != wi.Size() {
+				same = false
+				continue
+			}
+			if gi.IsDir() {
+				gd, err1 := p.ReadDir(n)
+				wd, _ := want.ReadDir(n)
+				same = same && err1 == nil && dirString(gd) == dirString(wd)
+				continue
+			}
+			if gi.Sys().(*Object).Index != wi.Sys().(*Object).Index {
+				same = false
+			}
+			gb, err := p.ReadFile(n)
+			wb, _ := want.ReadFile(n)
+			if err == nil && !bytes.Equal(gb, wb) {
+				same = false
+			}
+		}
+		if !same {
+			if err := p.VerifyStructure(); err == nil || !strings.Contains(err.Error(), "path index") {
+				t.Fatalf("the index answers otherwise than the tables, and VerifyStructure = %v", err)
+			}
+		}
+	})
+}
+
+// TestPathIndexAfterEdit edits a package with an index (add, replace,
+// remove, rename a file and a directory): the result's index is made
+// anew, used, and agrees with its tables on every path, changed or not.
+func TestPathIndexAfterEdit(t *testing.T) {
+	b := trickyPackage(t, 2000, WithPathIndex(true))
+	src := openBytes(t, b)
+	var out bytes.Buffer
+	ed := NewEditor(&out, src)
+	write := func(name, data string) {
+		w, err := ed.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, data)
+	}
+	write("gen/d00/e0/new.txt", "new")
+	write("a.b", "replaced")
+	for _, err := range []error{
+		ed.Remove("gen/d01/e1/f00001.txt"),
+		ed.Remove("gen/d02"),
+		ed.Rename("gen/d03/e0/f00114.txt", "renamed/file"),
+		ed.Rename("gen/d04", "moved/d04"),
+		ed.Close(),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := openBytes(t, out.Bytes())
+	if got.pidx.Load() == nil {
+		t.Fatal("the edited package has no usable index")
+	}
+	want := tablesView(t, out.Bytes())
+	names := probes(want)
+	for _, n := range []string{"gen/d00/e0/new.txt", "a.b", "gen/d01/e1/f00001.txt", "gen/d02", "gen/d03/e0/f00114.txt", "renamed/file", "gen/d04", "moved/d04/e1/f00004.txt"} {
+		names = append(names, n)
+	}
+	sameView(t, got, want, names)
+	if b, err := got.ReadFile("moved/d04/e1/f00004.txt"); err != nil || string(b) != fmt.Sprintf("gen/d04/e1/f00004.txt #%d", len(trickyNames)+4) {
+		t.Errorf("a renamed file: %q, %v", b, err)
+	}
+	if err := openBytes(t, out.Bytes()).VerifyStructure(); err != nil && !errors.Is(err, ErrInsecurePath) {
+		t.Errorf("VerifyStructure: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package pack
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -375,4 +376,57 @@ func (p *Package) readDirIndexed(ix *pathIndex, name, after string, limit int) (
 		out[i] = fs.FileInfoToDirEntry(p.info(e))
 	}
 	return out, nil
+}
+
+// checkPathIndex reports a path index in use that differs from the tables:
+// a damaged page, or a file the tables do not give (its object, size,
+// place or digest), as an error matching bpx.ErrFormat. An index that is
+// not used (stale, malformed) is not checked: readers pass over it. The
+// tables must be loaded.
+func (p *Package) checkPathIndex() error {
+	ix, err := openPathIndex(p.Reader, p.cfg)
+	if err != nil || ix == nil {
+		return err
+	}
+	fail := func(format string, args ...any) error {
+		return &bpx.FormatError{Offset: int64(ix.s.Pointer), Section: ix.s.Index,
+			What: "path index: " + fmt.Sprintf(format, args...), Err: bpx.ErrFormat}
+	}
+	files, ok := indexFiles(len(p.objects), func(i int) (string, bool) {
+		return p.objects[i].Name, p.objects[i].NameErr == nil
+	})
+	if !ok {
+		return fail("the package has repeated or overlong names, which an index cannot list")
+	}
+	sums := p.digests()
+	c := &pathCursor{p: p, ix: ix}
+	defer c.close()
+	err = c.load(0, 0)
+	for _, f := range files {
+		if err != nil {
+			break
+		}
+		if !c.ok {
+			return fail("%q is missing", f.name)
+		}
+		o := &p.objects[f.obj]
+		e := &c.e
+		switch {
+		case e.name != f.name:
+			return fail("lists %q where the tables have %q", e.name, f.name)
+		case int(e.obj) != o.Index || e.size != o.Size || e.start != o.Start || e.offset != o.Offset:
+			return fail("%q: object %d, %d bytes at %d:%d; the tables say object %d, %d bytes at %d:%d",
+				f.name, e.obj, e.size, e.start, e.offset, o.Index, o.Size, o.Start, o.Offset)
+		case ix.hdr.flags&pathIndexDigests != 0 && sums != nil && e.sum != sums[f.obj]:
+			return fail("%q: digest %#08x, SectionDigests %#08x", f.name, e.sum, sums[f.obj])
+		}
+		err = c.next()
+	}
+	if err == nil && c.ok {
+		return fail("lists %q, which the tables do not", c.e.name)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	return nil
 }

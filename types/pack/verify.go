@@ -101,5 +101,8 @@ func (p *Package) VerifyStructure() error {
 	if _, err := p.Metadata(); err != nil {
 		errs = append(errs, fmt.Errorf("pack: metadata: %w", err))
 	}
+	if err := p.checkPathIndex(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
