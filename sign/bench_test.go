@@ -83,3 +83,48 @@ func BenchmarkVerifiedReadAt(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTrustedRead opens a signed file of 100,000 chunks (of 4 KiB,
+// so that the file is 400 MB rather than 6.4 GB; the manifest is what it
+// would be at 64 KiB chunks) and reads 100 bytes of it, with the paged
+// manifest this package writes and with a flat one (every chunk digest in
+// the manifest, as before pages), and reports the bytes of the signature
+// section each trusted read fetched (sig-bytes/op, goal: at most 256 KiB).
+func BenchmarkTrustedRead(b *testing.B) {
+	defer sign.SetChunkSize(4 << 10)()
+	const chunks = 100_000
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	if err := w.WriteSection(1, bpx.SectionOptions{}, bytes.Repeat([]byte("0123456789abcdef"), chunks*4096/16)); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	k := testKey(b, "bench")
+	for _, mode := range []struct {
+		name  string
+		pages uint32
+	}{{"paged", sign.PageChunks}, {"flat", 1 << 30}} {
+		b.Run(mode.name, func(b *testing.B) {
+			restore := sign.SetPageChunks(mode.pages)
+			signed := signBytes(b, buf.Bytes(), k)
+			restore()
+			lay := parseFileLayout(b, signed)
+			c := &rangeCounter{r: bytes.NewReader(signed), from: lay.end, to: lay.sigEnd}
+			p := make([]byte, 100)
+			i := int64(0)
+			for b.Loop() {
+				v, err := sign.Open(c, int64(len(signed)), ring(k))
+				if err != nil {
+					b.Fatal(err)
+				}
+				i = (i + 7919) % chunks
+				if _, err := v.ReadAt(p, lay.start+i*4096); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.n.Load())/float64(b.N), "sig-bytes/op")
+		})
+	}
+}

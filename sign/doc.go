@@ -77,14 +77,17 @@
 //
 // The signature section:
 //
-//	magic       8 bytes  "BPXSIG\x00\x01"
+//	magic       8 bytes  "BPXSIG\x00\x01", or "BPXSIG\x00\x02" with a paged manifest
 //	manifest    u32 length, then the manifest
 //	signatures  u32 count (1 to MaxSignatures), then each: u32 length
 //	            (at most 4096), then the SSHSIG blob (binary, unarmored)
+//	digests     magic 2 only: the SHA-256 of each chunk, in order (32 bytes
+//	            each), in pages of the manifest's page size
 //
 // The manifest, the message each signature signs:
 //
-//	magic       8 bytes  "BPXMAN\x00\x01", or "BPXMAN\x00\x02" with a statement
+//	magic       8 bytes  "BPXMAN\x00\x01", or "BPXMAN\x00\x02" with a statement,
+//	            "BPXMAN\x00\x03" paged, "BPXMAN\x00\x04" paged with a statement
 //	hash        u8: 1 = SHA-256; 3 bytes zero
 //	chunk       u32: the chunk size, a power of two from 4 KiB to 16 MiB
 //	            (ChunkSize when this package writes it; larger over 129 GiB)
@@ -98,9 +101,19 @@
 //	            section table up to the signature section
 //	digests     SHA-256 of each chunk of [start, end) in order, the last
 //	            one possibly shorter: ceil((end-start)/chunk) times 32 bytes
+//	            or, paged: u32 page, the number of chunk digests a page
+//	            holds (a power of two from 64 to 65536), then the SHA-256
+//	            of each page of the section's chunk digests, the last page
+//	            possibly shorter: ceil(chunks/page) times 32 bytes
 //
 // Sign writes magic 1 when nothing is stated, so that files signed before
-// statements existed and files signed without one are the same.
+// statements existed and files signed without one are the same, and pages
+// the manifest of a file of more than PageChunks chunks (128 MiB), in
+// pages of PageChunks: a reader then needs the manifest and the page of
+// the chunks it reads, whatever the file's size (flat, a manifest of a
+// 16 GiB file is 8 MiB, read whole before the first verified byte).
+// Releases of this module from before pages (magic 3 and 4) read such
+// files unverified only.
 //
 // A file matches its manifest when its main header has the manifest's
 // type, version and type ext and N+1 sections, its first N section headers
@@ -159,8 +172,12 @@
 // in pieces of 1 MiB, so that what it holds grows with what arrives (at
 // most twice what was read: a server that claims millions of sections and
 // stalls costs what it sent). The signature section is at most
-// MaxSectionSize bytes (read whole at Open, after its size is checked
-// against the file's), at most MaxSignatures signatures of at most 4096
+// MaxSectionSize bytes (its size checked against the file's first); Open
+// reads it from its start as far as its manifest and signatures go, in
+// reads that double from 64 KiB (the whole section, unpaged), and a
+// Verified reads pages of chunk digests as it needs them, each checked
+// against the manifest before use, keeping 4 (256 KiB); at most
+// MaxSignatures signatures of at most 4096
 // bytes each, chunks from 4 KiB to 16 MiB, the manifest's section count
 // must equal the header's minus one and its digest count must be the one
 // its data range implies; every length is checked against the bytes that

@@ -42,6 +42,17 @@ func FuzzOpen(f *testing.F) {
 	bad[len(bad)-1] ^= 1
 	f.Add(withSigBody(f, twice, sigBody{body.manifest, [][]byte{body.sigs[0], bad}}.marshal()))
 	f.Add(withSigBody(f, twice, sigBody{body.manifest, [][]byte{body.sigs[0], []byte("junk!")}}.marshal()))
+	// A paged manifest (chunks of 4 KiB, pages of 64 chunks), and one
+	// whose chunk digests were changed.
+	paged := func() []byte {
+		defer sign.SetChunkSize(4 << 10)()
+		defer sign.SetPageChunks(64)()
+		return signBytes(f, container(f, 300<<10, 0), k)
+	}()
+	f.Add(paged)
+	pagedBad := bytes.Clone(paged)
+	pagedBad[len(pagedBad)-40] ^= 1
+	f.Add(pagedBad)
 	many := bytes.Clone(signed)
 	binary.LittleEndian.PutUint32(many[16:], 1<<22)
 	f.Add(many)

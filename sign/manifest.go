@@ -16,7 +16,31 @@ import (
 const (
 	manifestMagic   = "BPXMAN\x00\x01"
 	manifestMagicV2 = "BPXMAN\x00\x02" // with a Statement
+	manifestMagicV3 = "BPXMAN\x00\x03" // paged digests
+	manifestMagicV4 = "BPXMAN\x00\x04" // paged digests, with a Statement
 	sectionMagic    = "BPXSIG\x00\x01"
+	sectionMagicV2  = "BPXSIG\x00\x02" // the chunk digests follow the signatures
+)
+
+// PageChunks is the number of chunk digests in a page of a paged manifest
+// (64 KiB of digests, 128 MiB of file at ChunkSize): a file of more chunks
+// than that is signed with a paged manifest, which holds the SHA-256 of
+// each page rather than every chunk's digest, the digests lying in the
+// signature section after the signatures. A trusted read then needs the
+// manifest and one page, whatever the file's size.
+const PageChunks = 2048
+
+// pageChunks and signChunk are PageChunks and ChunkSize, but for the
+// tests, which want paged manifests of small files.
+var (
+	pageChunks uint32 = PageChunks
+	signChunk  uint32 = ChunkSize
+)
+
+// The page sizes a manifest may declare, in chunks.
+const (
+	minPage = 64
+	maxPage = 1 << 16
 )
 
 // statementSize bounds the statement fields of a manifest: name length,
@@ -50,8 +74,15 @@ type manifest struct {
 	table   []byte    // the N section headers, 24 bytes each
 	start   uint64    // the data range [start, end)
 	end     uint64
-	digests []byte // 32 bytes per chunk
+	digests []byte // 32 bytes per chunk; nil when paged
+	// A paged manifest (page > 0) holds the digest of each page of page
+	// chunk digests instead.
+	page     uint32
+	pageSums []byte // 32 bytes per page
 }
+
+// pages returns the number of pages of a paged manifest.
+func (m *manifest) pages() uint64 { return chunkCount(m.chunkCount(), m.page) }
 
 // sections returns N, the number of sections before the signature section.
 func (m *manifest) sections() int { return len(m.table) / bpx.SectionHeaderSize }
@@ -89,7 +120,7 @@ func manifestSize(n int, chunks uint64) uint64 {
 // dataLen bytes: ChunkSize, or the smallest larger power of two that keeps
 // the signature section within MaxSectionSize (files over 129 GiB).
 func chooseChunk(n int, dataLen uint64) (uint32, error) {
-	for chunk := uint32(ChunkSize); chunk <= maxChunk; chunk *= 2 {
+	for chunk := signChunk; chunk <= maxChunk; chunk *= 2 {
 		if manifestSize(n, chunkCount(dataLen, chunk)) <= MaxSectionSize-sectionOverhead {
 			return chunk, nil
 		}
@@ -100,8 +131,13 @@ func chooseChunk(n int, dataLen uint64) (uint32, error) {
 
 // marshal encodes m.
 func (m *manifest) marshal() []byte {
-	b := make([]byte, 0, manifestSize(m.sections(), uint64(len(m.digests)/sha256.Size))+statementSize)
-	b = append(b, cond(m.st.IsZero(), manifestMagic, manifestMagicV2)...)
+	b := make([]byte, 0, manifestSize(m.sections(), uint64(len(m.digests)/sha256.Size))+statementSize+4+uint64(len(m.pageSums)))
+	switch {
+	case m.page > 0:
+		b = append(b, cond(m.st.IsZero(), manifestMagicV3, manifestMagicV4)...)
+	default:
+		b = append(b, cond(m.st.IsZero(), manifestMagic, manifestMagicV2)...)
+	}
 	b = append(b, hashSHA256, 0, 0, 0)
 	b = binary.LittleEndian.AppendUint32(b, m.chunk)
 	b = append(b, m.typ)
@@ -121,7 +157,23 @@ func (m *manifest) marshal() []byte {
 	b = append(b, m.table...)
 	b = binary.LittleEndian.AppendUint64(b, m.start)
 	b = binary.LittleEndian.AppendUint64(b, m.end)
+	if m.page > 0 {
+		b = binary.LittleEndian.AppendUint32(b, m.page)
+		return append(b, m.pageSums...)
+	}
 	return append(b, m.digests...)
+}
+
+// paginate turns m's digests into pages of page chunks: pageSums, and
+// the digests (returned) go to the signature section.
+func (m *manifest) paginate(page uint32) []byte {
+	digests := m.digests
+	m.page, m.digests, m.pageSums = page, nil, nil
+	for i := 0; i < len(digests); i += int(page) * sha256.Size {
+		d := sha256.Sum256(digests[i:min(len(digests), i+int(page)*sha256.Size)])
+		m.pageSums = append(m.pageSums, d[:]...)
+	}
+	return digests
 }
 
 // errShort is the error of a field that runs past the end of its bytes.
@@ -181,11 +233,18 @@ func (d *decoder) fail(format string, args ...any) {
 func parseManifest(b []byte) (*manifest, error) {
 	d := &decoder{b: b}
 	m := &manifest{}
-	v2 := false
+	v2, paged := false, false
 	if magic := d.take(8, "magic"); magic != nil {
-		v2 = string(magic) == manifestMagicV2
-		if !v2 && string(magic) != manifestMagic {
-			d.fail("magic %q, not %q or %q", magic, manifestMagic, manifestMagicV2)
+		switch string(magic) {
+		case manifestMagic:
+		case manifestMagicV2:
+			v2 = true
+		case manifestMagicV3:
+			paged = true
+		case manifestMagicV4:
+			v2, paged = true, true
+		default:
+			d.fail("magic %q, not %q to %q", magic, manifestMagic, manifestMagicV4)
 		}
 	}
 	if hash := d.take(4, "hash"); hash != nil && (hash[0] != hashSHA256 || hash[1]|hash[2]|hash[3] != 0) {
@@ -224,13 +283,26 @@ func parseManifest(b []byte) (*manifest, error) {
 	if d.err == nil && m.end < m.start {
 		d.fail("data range [%d, %d) ends before it starts", m.start, m.end)
 	}
+	if paged {
+		m.page = d.u32("page size")
+		if d.err == nil && (m.page < minPage || m.page > maxPage || m.page&(m.page-1) != 0) {
+			d.fail("page of %d chunks: not a power of two from %d to %d", m.page, minPage, maxPage)
+		}
+	}
 	if d.err == nil {
 		rest := uint64(len(b) - d.off)
-		if want := m.chunkCount(); rest%sha256.Size != 0 || rest/sha256.Size != want {
+		switch want := m.chunkCount(); {
+		case paged && (rest%sha256.Size != 0 || rest/sha256.Size != m.pages()):
+			d.fail("%d bytes of page digests, the data range needs %d pages of %d chunks", rest, m.pages(), m.page)
+		case !paged && (rest%sha256.Size != 0 || rest/sha256.Size != want):
 			d.fail("%d bytes of digests, the data range needs %d chunks of %d bytes", rest, want, m.chunk)
 		}
 	}
-	m.digests = d.take(uint64(len(b)-d.off), "digests")
+	if paged {
+		m.pageSums = d.take(uint64(len(b)-d.off), "page digests")
+	} else {
+		m.digests = d.take(uint64(len(b)-d.off), "digests")
+	}
 	if d.err != nil {
 		return nil, fmt.Errorf("manifest: %w", d.err)
 	}
@@ -241,6 +313,12 @@ func parseManifest(b []byte) (*manifest, error) {
 type sigSection struct {
 	manifest   []byte   // the manifest as stored: what each signature signs
 	signatures [][]byte // SSHSIG blobs
+	// A section of a paged manifest (magic 2) ends with the chunk
+	// digests: those a signer writes (pages), or where a reader finds
+	// them, from byte head of the section to its end.
+	paged bool
+	pages []byte
+	head  int
 }
 
 // marshal encodes s.
@@ -249,8 +327,8 @@ func (s *sigSection) marshal() []byte {
 	for _, sig := range s.signatures {
 		n += 4 + len(sig)
 	}
-	b := make([]byte, 0, n)
-	b = append(b, sectionMagic...)
+	b := make([]byte, 0, n+len(s.pages))
+	b = append(b, cond(s.paged, sectionMagicV2, sectionMagic)...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.manifest)))
 	b = append(b, s.manifest...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.signatures)))
@@ -258,17 +336,77 @@ func (s *sigSection) marshal() []byte {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(sig)))
 		b = append(b, sig...)
 	}
-	return b
+	return append(b, s.pages...)
 }
 
-// parseSigSection decodes a signature section; its slices alias b. Every
-// byte of b must belong to a field.
+// parseSigSection decodes a whole signature section; its slices alias b.
+// Every byte of b must belong to a field; the chunk digests of a section
+// of magic 2 are s.pages.
 func parseSigSection(b []byte) (*sigSection, error) {
-	d := &decoder{b: b}
-	if magic := d.take(8, "magic"); magic != nil && string(magic) != sectionMagic {
-		d.fail("magic %q, not %q", magic, sectionMagic)
+	s, need, err := parseSigHead(b, len(b))
+	if err == nil && need > len(b) {
+		err = fmt.Errorf("signature section: %w", errShort) // not reached: b is whole
 	}
-	s := &sigSection{}
+	if err != nil {
+		return nil, err
+	}
+	if s.paged {
+		s.pages = b[s.head:]
+	}
+	return s, nil
+}
+
+// parseSigHead decodes the magic, the manifest and the signatures of a
+// signature section of total bytes from b, the first bytes of it (all of
+// them for magic 1, whose every byte belongs to those). It returns the
+// bytes it needs when b is too short for them (need > len(b)); its slices
+// alias b.
+func parseSigHead(b []byte, total int) (s *sigSection, need int, err error) {
+	if total < 12 {
+		return nil, 0, fmt.Errorf("signature section: %d bytes: %w", total, errShort)
+	}
+	if len(b) < 12 {
+		return nil, 12, nil
+	}
+	d := &decoder{b: b}
+	s = &sigSection{}
+	switch magic := d.take(8, "magic"); string(magic) {
+	case sectionMagic:
+		if len(b) < total {
+			return nil, total, nil
+		}
+	case sectionMagicV2:
+		s.paged = true
+		// Magic, the manifest, the signature count, the signatures:
+		// each length bounded by total before more is asked for.
+		off := 8 + 4 + int(binary.LittleEndian.Uint32(b[8:]))
+		if off+4 > total || off < 12 {
+			return nil, 0, fmt.Errorf("signature section: manifest of %d bytes in a section of %d", off-12, total)
+		}
+		if off+4 > len(b) {
+			return nil, off + 4, nil
+		}
+		count := int(binary.LittleEndian.Uint32(b[off:]))
+		off += 4
+		if count == 0 || count > MaxSignatures {
+			return nil, 0, fmt.Errorf("signature section: %d signatures: from 1 to %d are allowed", count, MaxSignatures)
+		}
+		for range count {
+			if off+4 > len(b) {
+				return nil, off + 4, nil
+			}
+			off += 4 + int(min(binary.LittleEndian.Uint32(b[off:]), maxSignatureBlob+1))
+			if off > total {
+				return nil, 0, fmt.Errorf("signature section: signatures run past its end (%d bytes)", total)
+			}
+		}
+		if off > len(b) {
+			return nil, off, nil
+		}
+		d.b, s.head = b[:off], off
+	default:
+		d.fail("magic %q, not %q or %q", magic, sectionMagic, sectionMagicV2)
+	}
 	s.manifest = d.take(uint64(d.u32("manifest length")), "manifest")
 	count := d.u32("signature count")
 	if d.err == nil && (count == 0 || count > MaxSignatures) {
@@ -281,13 +419,16 @@ func parseSigSection(b []byte) (*sigSection, error) {
 		}
 		s.signatures = append(s.signatures, d.take(uint64(n), fmt.Sprintf("signature %d", i)))
 	}
-	if d.err == nil && d.off != len(b) {
-		d.fail("%d bytes after the last signature", len(b)-d.off)
+	if d.err == nil && d.off != len(d.b) {
+		d.fail("%d bytes after the last signature", len(d.b)-d.off)
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("signature section: %w", d.err)
+		return nil, 0, fmt.Errorf("signature section: %w", d.err)
 	}
-	return s, nil
+	if !s.paged {
+		s.head = len(d.b)
+	}
+	return s, 0, nil
 }
 
 // cond returns a if c, else b.

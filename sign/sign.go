@@ -103,12 +103,18 @@ func (st Statement) Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*Pr
 		// Every reader would refuse the file.
 		return fmt.Errorf("sign: the statement expired on %s: state a later expiry: %w", exp.UTC().Format(time.RFC3339), ErrExpired)
 	}
+	// A file of many chunks gets a paged manifest: its chunk digests go
+	// after the signatures, the manifest holds the digest of each page.
+	var pages []byte
+	if m.chunkCount() > uint64(pageChunks) {
+		pages = m.paginate(pageChunks)
+	}
 	mb := m.marshal()
 	sigs, err := signatures(s.old, mb, keys)
 	if err != nil {
 		return err
 	}
-	sec := (&sigSection{manifest: mb, signatures: sigs}).marshal()
+	sec := (&sigSection{manifest: mb, signatures: sigs, paged: pages != nil, pages: pages}).marshal()
 	sh := bpx.SectionHeader{Pointer: m.end, CSize: uint32(len(sec)), USize: uint32(len(sec)), Type: SectionType}
 	hb := sh.Marshal()
 	head := buildHead(s.l.main, append(bytes.Clone(m.table), hb[:]...), int64(m.end)+int64(len(sec)))

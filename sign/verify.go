@@ -41,6 +41,7 @@ type Verified struct {
 	st         Statement
 	cache      *chunkCache
 	last       atomic.Int64 // the chunk loaded last, for read-ahead
+	pages      *pageCache   // the chunk digests of a paged manifest; nil if flat
 }
 
 // Open checks that the BPX file r (size bytes) is signed by a key of
@@ -97,10 +98,13 @@ func Open(r io.ReaderAt, size int64, trusted *KeyRing) (*Verified, error) {
 		start: int64(f.m.start), end: int64(f.m.end), chunk: int64(f.m.chunk),
 		m: f.m, signers: signers, st: f.m.st, cache: newChunkCache(f.m.chunk),
 	}
+	if f.m.page > 0 {
+		v.pages = &pageCache{off: f.ptr + int64(f.ss.head)}
+	}
 	v.last.Store(-2) // no chunk yet
 	pf.wait()
 	for i, buf := range pf.bufs {
-		if buf != nil && bytes.Equal(pf.sums[i][:], f.m.digest(int64(i))) {
+		if d, err := v.digest(int64(i)); err == nil && buf != nil && bytes.Equal(pf.sums[i][:], d) {
 			v.cache.put(int64(i), buf)
 			v.last.Store(int64(i))
 		}
@@ -217,7 +221,11 @@ func (v *Verified) ReadAt(p []byte, off int64) (int, error) {
 		}
 	}
 	if n < len(p) {
-		n += copy(p[n:], v.tail[off+int64(n)-v.end:])
+		k, err := v.readTail(p[n:], off+int64(n))
+		n += k
+		if err != nil {
+			return n, err
+		}
 	}
 	if eof {
 		return n, io.EOF
@@ -321,7 +329,11 @@ func (v *Verified) chunks() int64 { return (v.end - v.start + v.chunk - 1) / v.c
 
 // check compares chunk i's bytes with its digest.
 func (v *Verified) check(i int64, p []byte) error {
-	if d := sha256.Sum256(p); !bytes.Equal(d[:], v.m.digest(i)) {
+	want, err := v.digest(i)
+	if err != nil {
+		return err
+	}
+	if d := sha256.Sum256(p); !bytes.Equal(d[:], want) {
 		cs := v.start + i*v.chunk
 		return &ChunkError{Chunk: i, Off: cs, End: cs + int64(len(p))}
 	}
@@ -348,7 +360,7 @@ func (v *Verified) VerifyAll() error {
 	for _, part := range []struct {
 		b   []byte
 		off int64
-	}{{v.head, 0}, {v.tail, v.end}} {
+	}{{v.head, 0}, {v.tail, v.end}} { // the chunk digests of a paged manifest are checked page by page below
 		b := make([]byte, len(part.b))
 		if err := readFull(v.r, b, part.off); err != nil {
 			return err
@@ -461,10 +473,11 @@ func (f *signedFile) verifySignatures() ([]PublicKey, error) {
 // signedFile is a signed file's header, table and signature section,
 // parsed.
 type signedFile struct {
-	l   *layout
-	sec []byte      // the signature section's bytes
-	ss  *sigSection // parsed
-	m   *manifest   // ss.manifest, parsed
+	l         *layout
+	sec       []byte      // the signature section's bytes up to its chunk digests, if paged
+	ptr, size int64       // where the signature section lies
+	ss        *sigSection // parsed
+	m         *manifest   // ss.manifest, parsed
 }
 
 // tampered returns an error matching ErrTampered.
@@ -505,18 +518,48 @@ func load(r io.ReaderAt, size int64) (*layout, *signedFile, error) {
 		return l, nil, tampered("signature section (section %d): bytes [%d, %d) outside the file's data [%d, %d)",
 			last, sh.Pointer, sh.Pointer+uint64(sh.USize), len(l.head), size)
 	}
-	f := &signedFile{l: l, sec: make([]byte, sh.USize)}
-	if err := readFull(r, f.sec, int64(sh.Pointer)); err != nil {
-		return l, nil, err
+	// The section is read as far as its manifest and signatures go: the
+	// chunk digests that follow those of a paged manifest are read a
+	// page at a time, as reads need them.
+	f := &signedFile{l: l, ptr: int64(sh.Pointer), size: int64(sh.USize)}
+	total := int(sh.USize)
+	for want := min(total, sigHeadRead); ; {
+		if want > total {
+			return l, nil, tampered("signature section: %d bytes, cut short (%d needed)", total, want)
+		}
+		if len(f.sec) < want {
+			b := make([]byte, want)
+			copy(b, f.sec)
+			if err := readFull(r, b[len(f.sec):], int64(sh.Pointer)+int64(len(f.sec))); err != nil {
+				return l, nil, err
+			}
+			f.sec = b
+		}
+		if f.ss, want, err = parseSigHead(f.sec, total); err != nil {
+			return l, nil, tampered("%v", err)
+		}
+		if want <= len(f.sec) {
+			break
+		}
+		want = max(want, min(2*len(f.sec), total))
 	}
-	if f.ss, err = parseSigSection(f.sec); err != nil {
-		return l, nil, tampered("%v", err)
-	}
+	f.sec = f.sec[:f.ss.head]
 	if f.m, err = parseManifest(f.ss.manifest); err != nil {
 		return l, nil, tampered("signature section: %v", err)
 	}
+	switch pages := uint64(total - f.ss.head); {
+	case f.ss.paged != (f.m.page > 0):
+		return l, nil, tampered("signature section: a manifest with%s pages in a section of magic %d", cond(f.m.page > 0, "", "out"), cond(f.ss.paged, 2, 1))
+	case f.ss.paged && pages != f.m.chunkCount()*sha256.Size:
+		return l, nil, tampered("signature section: %d bytes of chunk digests, the manifest has %d chunks", pages, f.m.chunkCount())
+	}
 	return l, f, nil
 }
+
+// sigHeadRead is the first read of a signature section: its manifest and
+// signatures fit unless the manifest is flat and large (then it is read
+// whole) or many signatures are kept.
+const sigHeadRead = 64 << 10
 
 // match checks the file against its manifest (see the package
 // documentation) and says what differs.
