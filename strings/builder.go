@@ -2,6 +2,7 @@ package strings
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,22 @@ func (b *Builder) Add(s string) (uint32, error) {
 	if off, ok := b.index[s]; ok {
 		return off, nil
 	}
+	off, err := b.AddNew(s)
+	if err != nil {
+		return 0, err
+	}
+	if b.index == nil {
+		b.index = make(map[string]uint32)
+	}
+	b.index[s] = off
+	return off, nil
+}
+
+// AddNew appends s as Add does, but without looking for an earlier copy
+// of it, for callers whose strings are distinct (the paths of a package):
+// it saves Add's index of every string, a map entry each. A later Add of
+// s does not find it, and stores s again.
+func (b *Builder) AddNew(s string) (uint32, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return 0, &Error{Offset: int64(len(b.buf)) + int64(i), Err: ErrNUL}
 	}
@@ -43,12 +60,12 @@ func (b *Builder) Add(s string) (uint32, error) {
 	off := uint32(len(b.buf))
 	b.buf = append(b.buf, s...)
 	b.buf = append(b.buf, 0)
-	if b.index == nil {
-		b.index = make(map[string]uint32)
-	}
-	b.index[s] = off
 	return off, nil
 }
+
+// Grow makes room for n more bytes of strings (their terminators
+// included) without another allocation.
+func (b *Builder) Grow(n int) { b.buf = slices.Grow(b.buf, n) }
 
 // Len returns the current size of the section in bytes.
 func (b *Builder) Len() int { return len(b.buf) }

@@ -85,3 +85,27 @@ func TestMaxLenFitsInt(t *testing.T) {
 		t.Errorf("maxLen %d with %d-bit ints", uint64(maxLen), strconv.IntSize)
 	}
 }
+
+func TestBuilderAddNew(t *testing.T) {
+	var b Builder
+	b.Grow(64)
+	for i, s := range []string{"a/b", "a/c", "a/b"} {
+		off, err := b.AddNew(s)
+		if want := uint32(4 * i); err != nil || off != want {
+			t.Fatalf("AddNew(%q) = %d, %v; want %d", s, off, err, want)
+		}
+	}
+	// Add finds what Add stored, not what AddNew did.
+	if off, err := b.Add("a/b"); err != nil || off != 12 {
+		t.Fatalf("Add after AddNew = %d, %v; want 12 (stored again)", off, err)
+	}
+	if off, _ := b.Add("a/b"); off != 12 {
+		t.Fatalf("Add again = %d, want 12", off)
+	}
+	if _, err := b.AddNew("x\x00"); !errors.Is(err, ErrNUL) {
+		t.Fatalf("AddNew of a NUL: %v", err)
+	}
+	if got := string(b.Bytes()); got != "a/b\x00a/c\x00a/b\x00a/b\x00" {
+		t.Fatalf("Bytes = %q", got)
+	}
+}

@@ -60,10 +60,10 @@ type Editor struct {
 	nw  *Writer // the data sections of new objects
 	err error
 
-	files map[string]*editEntry // valid names: the objects of the result
-	refs  []int32               // number of files of each source object (see priorObjects)
-	dirs  map[string]int        // directory -> number of files below it
-	keep  []int                 // base objects with invalid names, kept as they are
+	files map[string]editEntry // valid names: the objects of the result
+	refs  []int32              // number of files of each source object (see priorObjects)
+	dirs  map[string]int       // directory -> number of files below it
+	keep  []int                // base objects with invalid names, kept as they are
 
 	meta        bool // the metadata changed (held by nw)
 	ext         TypeExt
@@ -91,7 +91,7 @@ var ErrNotEditable = errors.New("pack: package cannot be edited")
 // gets a new one (see SectionPathIndex) unless WithPathIndex(false). A src that cannot be edited, or an option out
 // of range, makes every call of the Editor fail with the error.
 func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
-	e := &Editor{src: src, files: map[string]*editEntry{}, dirs: map[string]int{}, ext: src.TypeExt}
+	e := &Editor{src: src, files: map[string]editEntry{}, dirs: map[string]int{}, ext: src.TypeExt}
 	e.nw = NewWriter(dst, opts...)
 	e.nw.cfg.allowInvalidNames = true // the Editor checks names itself
 	if t := src.Reader.FindSection(SectionObjectTable); t != nil && t.Compressed() {
@@ -135,7 +135,7 @@ func (e *Editor) load() error {
 			e.keep = append(e.keep, i)
 			continue
 		}
-		e.add(p.objects[i].Name, &editEntry{base: i, fresh: -1})
+		e.add(p.objects[i].Name, editEntry{base: i, fresh: -1})
 	}
 	return nil
 }
@@ -171,7 +171,7 @@ func isPackageSection(t uint8) bool {
 // add records a file, counting it in its parent directories. Objects kept
 // verbatim under the same name (duplicates) go: the name is now this
 // file's.
-func (e *Editor) add(name string, en *editEntry) {
+func (e *Editor) add(name string, en editEntry) {
 	if len(e.keep) > 0 {
 		e.keep = slices.DeleteFunc(e.keep, func(i int) bool { return e.src.objects[i].Name == name })
 	}
@@ -191,7 +191,7 @@ func (e *Editor) add(name string, en *editEntry) {
 
 // drop removes the file name.
 func (e *Editor) drop(name string) {
-	if en := e.files[name]; en != nil && en.base >= 0 {
+	if en, ok := e.files[name]; ok && en.base >= 0 {
 		e.refs[en.base]--
 	}
 	delete(e.files, name)
@@ -256,7 +256,7 @@ func (e *Editor) create(name string, size int64, c objClass) (io.Writer, error) 
 		e.err = err
 		return nil, err
 	}
-	e.put(name, &editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize})
+	e.put(name, editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize})
 	return w, nil
 }
 
@@ -272,7 +272,7 @@ func (e *Editor) creatable(name string) error {
 }
 
 // put makes en the file name, replacing the file of that name.
-func (e *Editor) put(name string, en *editEntry) {
+func (e *Editor) put(name string, en editEntry) {
 	if _, ok := e.files[name]; ok {
 		e.drop(name)
 	}
@@ -344,7 +344,7 @@ func (e *Editor) Rename(oldname, newname string) error {
 		return nil
 	}
 	names := e.below(oldname)
-	moved := make([]*editEntry, len(names))
+	moved := make([]editEntry, len(names))
 	for i, f := range names {
 		moved[i] = e.files[f]
 		e.drop(f)
@@ -424,16 +424,22 @@ func (e *Editor) Close() error {
 		}
 	}
 	baseObjs = append(baseObjs, e.keep...)
-	segsOf := make(map[int][]segment, len(baseObjs))
+	// The first segment of each object kept (none: an empty object), in
+	// one slice: a slice or map entry per object cost a million
+	// allocations in a package of a million objects.
+	first := make([]segment, len(p.objects))
 	live := make([]squeeze, len(p.Reader.Sections))
 	for _, i := range baseObjs {
-		segs, err := p.segments(&p.objects[i])
+		first[i] = segment{n: 0}
+		err := p.walkSegments(&p.objects[i], func(sg segment) error {
+			if first[i].n == 0 {
+				first[i] = sg
+			}
+			live[sg.sec].add(sg)
+			return nil
+		})
 		if err != nil {
 			return err
-		}
-		segsOf[i] = segs
-		for _, sg := range segs {
-			live[sg.sec].add(sg)
 		}
 	}
 	for i := range live {
@@ -542,8 +548,14 @@ func (e *Editor) Close() error {
 	var strs bpxstrings.Builder
 	table := make([]byte, 0, (len(names)+len(e.keep))*ObjectEntrySize)
 	var sums []uint32
+	// The valid names are distinct (they key e.files): no index of them.
+	strs.Grow(tableBytes - (len(names)+len(e.keep))*ObjectEntrySize)
 	entry := func(name string, size uint64, start, offset uint32, sum uint32) error {
-		off, err := strs.Add(name)
+		add := strs.AddNew
+		if len(table)/ObjectEntrySize >= len(names) {
+			add = strs.Add // the objects kept as they are, whose names may repeat
+		}
+		off, err := add(name)
 		if err != nil {
 			return err
 		}
@@ -562,10 +574,10 @@ func (e *Editor) Close() error {
 	baseEntry := func(name string, i int) error {
 		o := &p.objects[i]
 		start, offset := uint32(head), uint32(0) // an empty object points anywhere valid
-		if segs := segsOf[i]; len(segs) > 0 {
+		if sg := &first[i]; sg.n > 0 {
 			// The first segment's own offset: it differs from Offset
 			// when the object starts at the very end of a section.
-			start, offset = at(partOf[segs[0].sec], segs[0].off)
+			start, offset = at(partOf[sg.sec], sg.off)
 		} else if int(o.Start) < len(p.Reader.Sections) && p.Reader.Sections[o.Start].Type == SectionData && !drop[o.Start] {
 			start, _ = at(partOf[o.Start], 0)
 		}

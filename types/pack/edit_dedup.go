@@ -60,7 +60,7 @@ func (e *Editor) linkFile(name string, to editEntry) error {
 	if err := e.creatable(name); err != nil {
 		return err
 	}
-	e.put(name, &editEntry{base: to.base, fresh: to.fresh})
+	e.put(name, editEntry{base: to.base, fresh: to.fresh})
 	return nil
 }
 
@@ -84,18 +84,18 @@ func (e *Editor) linkFile(name string, to editEntry) error {
 // bytes, spending budget and, if need be, the file's size more.
 type priorObjects struct {
 	p        *Package
-	files    map[string]*editEntry // the Editor's files
-	refs     []int32               // the files of each object of p; > 0: kept
-	bySize   map[int64][]int       // by size, not hashed yet, in the order of their bytes
-	byBase   map[baseKey][]int     // by size and base name
-	hashed   map[int]bool          // hashed (or failed to read)
-	read     map[int]bool          // sections decoded to hash objects
-	budget   int64                 // bytes of sections that may still be decoded for likely copies
-	other    int64                 // and for others
-	sums     []uint32              // p's object digests, or nil
-	matches  int64                 // bytes of sections that may be decoded for objects whose digest matched
-	keys     map[contentKey][]int  // hashed, by content key
-	byPrefix map[contentKey][]int  // large ones hashed as far as prefixLen, by prefix key
+	files    map[string]editEntry // the Editor's files
+	refs     []int32              // the files of each object of p; > 0: kept
+	bySize   map[int64][]int      // by size, not hashed yet, in the order of their bytes
+	byBase   map[baseKey][]int    // by size and base name
+	hashed   map[int]bool         // hashed (or failed to read)
+	read     map[int]bool         // sections decoded to hash objects
+	budget   int64                // bytes of sections that may still be decoded for likely copies
+	other    int64                // and for others
+	sums     []uint32             // p's object digests, or nil
+	matches  int64                // bytes of sections that may be decoded for objects whose digest matched
+	keys     map[contentKey][]int // hashed, by content key
+	byPrefix map[contentKey][]int // large ones hashed as far as prefixLen, by prefix key
 }
 
 // otherShare divides the bytes of the files added into the first budget
@@ -207,7 +207,7 @@ func (d *dedup) keyPrior(f treeFile, head []byte, whole bool) {
 	}
 	if pr.sums != nil && whole {
 		sum := objectDigest(head)
-		if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size && pr.sums[en.base] == sum {
+		if en, ok := pr.files[f.name]; ok && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size && pr.sums[en.base] == sum {
 			d.keyPriorObject(en.base, &pr.matches, 0, false)
 		}
 		for _, i := range pr.bySize[f.size] {
@@ -217,7 +217,7 @@ func (d *dedup) keyPrior(f treeFile, head []byte, whole bool) {
 		}
 		return
 	}
-	if en := pr.files[f.name]; en != nil && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size {
+	if en, ok := pr.files[f.name]; ok && en.base >= 0 && int64(pr.p.objects[en.base].Size) == f.size {
 		d.keyPriorObject(en.base, &pr.budget, 0, false)
 	}
 	bk := baseKey{f.size, path.Base(f.name)}

@@ -20,3 +20,6 @@ func CachedSection(p *Package, sec int64) bool {
 func compressAll() WriterOption {
 	return func(c *writerConfig) error { c.compressAll = true; return nil }
 }
+
+// TablesRead reports whether p has read its object table.
+func TablesRead(p *Package) bool { return p.objects != nil }
