@@ -1,10 +1,10 @@
 package pack_test
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gobpx/bpx/overlay"
 	"github.com/gobpx/bpx/types/pack"
@@ -14,31 +14,12 @@ import (
 // path index finds the base's files through the index, without reading
 // the base's tables.
 func TestOverlayThroughIndex(t *testing.T) {
-	write := func(files map[string]string, opts ...pack.WriterOption) *pack.Package {
-		var buf bytes.Buffer
-		w := pack.NewWriter(&buf, opts...)
-		for name, data := range files {
-			f, err := w.Create(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprint(f, data)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		p, err := pack.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	baseFiles := map[string]string{}
+	baseFiles := fstest.MapFS{}
 	for i := range 3000 {
-		baseFiles[fmt.Sprintf("levels/%04d.map", i)] = fmt.Sprint("level ", i)
+		baseFiles[fmt.Sprintf("levels/%04d.map", i)] = &fstest.MapFile{Data: fmt.Append(nil, "level ", i)}
 	}
-	base := write(baseFiles, pack.WithPathIndex(true))
-	mod := write(map[string]string{"levels/0007.map": "modded"})
+	base := packOfTree(t, baseFiles, pack.WithPathIndex(true))
+	mod := packOfTree(t, fstest.MapFS{"levels/0007.map": {Data: []byte("modded")}})
 	o, err := overlay.New(base, mod)
 	if err != nil {
 		t.Fatal(err)
