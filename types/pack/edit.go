@@ -130,6 +130,9 @@ func (e *Editor) load() error {
 	}
 	bad := p.InvalidPaths()
 	e.refs = make([]int32, len(p.objects))
+	// Sized at once: growing a map of a million names rehashes it 20
+	// times.
+	e.files = make(map[string]editEntry, len(p.objects)-len(bad))
 	for i := range p.objects {
 		if _, ok := bad[i]; ok {
 			e.keep = append(e.keep, i)
