@@ -14,7 +14,8 @@ const readChunk = 256 << 10
 
 // chunkedReads reads the stored bytes [.., end) of a compressed section
 // from src in reads of readChunk bytes and serves its decoder's smaller
-// reads from them; larger reads go to src as they are.
+// reads from them; larger reads, and those that reach the end, go to src
+// as they are.
 type chunkedReads struct {
 	src         io.ReaderAt
 	end         int64
@@ -32,7 +33,10 @@ func (c *chunkedReads) ReadAt(p []byte, off int64) (int, error) {
 			n += copy(p[n:], (*c.buf)[at-c.start:c.stop-c.start])
 			continue
 		}
-		if len(p)-n >= readChunk || at >= c.end {
+		// A large read, or one of all the bytes left (the flat xz
+		// decoder reads a section's stored bytes at once), is one read
+		// already: no copy through the buffer.
+		if len(p)-n >= readChunk || at+int64(len(p)-n) >= c.end {
 			k, err := c.src.ReadAt(p[n:], at)
 			return n + k, err
 		}
