@@ -412,17 +412,13 @@ func (e *Editor) Close() error {
 	// The objects of the result: valid names in path order (so that the
 	// package opens with the fast path for clean names), then the objects
 	// kept as they are.
-	names := make([]string, 0, len(e.files))
-	for n := range e.files {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, cmpPath)
+	names, ents := e.sortedFiles()
 
 	// Which source sections survive, and which objects must move.
 	use := make([]uint64, len(p.Reader.Sections))
 	var baseObjs []int
-	for _, n := range names {
-		if en := e.files[n]; en.base >= 0 {
+	for _, en := range ents {
+		if en.base >= 0 {
 			baseObjs = append(baseObjs, en.base)
 		}
 	}
@@ -590,8 +586,8 @@ func (e *Editor) Close() error {
 		}
 		return entry(name, o.Size, start, offset, sum)
 	}
-	for _, n := range names {
-		en := e.files[n]
+	for k, n := range names {
+		en := ents[k]
 		var err error
 		if en.fresh >= 0 {
 			f := e.nw.table[en.fresh*ObjectEntrySize:]
@@ -665,6 +661,49 @@ func (e *Editor) Close() error {
 	}
 	e.signRemoved = isSigned(p.Reader) && len(e.nw.cfg.signKeys) == 0
 	return nil
+}
+
+// sortedFiles returns the names of the files of the result in path order,
+// and their entries. The names of a clean source (see cleanNames) are in
+// that order already: those it keeps, in its order, are merged with the
+// others (added, renamed), which alone are sorted: sorting a million
+// names took half a second of an edit of one.
+func (e *Editor) sortedFiles() ([]string, []editEntry) {
+	p := e.src
+	cmp := func(a, b string) int { return cmpPath(a, b) }
+	var rest []string // the names sorted here
+	clean := p.isClean()
+	for n, en := range e.files {
+		if !clean || en.base < 0 || p.objects[en.base].Name != n {
+			rest = append(rest, n)
+		}
+	}
+	slices.SortFunc(rest, cmp)
+	names := make([]string, 0, len(e.files))
+	ents := make([]editEntry, 0, len(e.files))
+	add := func(n string, en editEntry) {
+		names = append(names, n)
+		ents = append(ents, en)
+	}
+	r := 0
+	if clean {
+		for i := range p.objects {
+			n := p.objects[i].Name
+			en, ok := e.files[n]
+			if !ok || en.base != i {
+				continue
+			}
+			for r < len(rest) && cmpPath(rest[r], n) < 0 {
+				add(rest[r], e.files[rest[r]])
+				r++
+			}
+			add(n, en)
+		}
+	}
+	for ; r < len(rest); r++ {
+		add(rest[r], e.files[rest[r]])
+	}
+	return names, ents
 }
 
 // squeeze is the compaction of one data section: the byte ranges that

@@ -526,7 +526,9 @@ func tableNames(table, names []byte) func(int) (string, bool) {
 // indexes 1 and 2, stored with the checksum kind ck), whose objects'
 // digests are sums (nil: none).
 func makePathIndex(files []indexFile, table, names []byte, sums []uint32, ck bpx.Checksum) []byte {
-	w := pathIndexWriter{digests: sums != nil}
+	// At most the names and 24 bytes an entry: reserved, not touched, so
+	// that the pages are not copied as they grow.
+	w := pathIndexWriter{digests: sums != nil, pages: make([]byte, 0, len(names)+24*len(files))}
 	for _, f := range files {
 		e := table[int(f.obj)*ObjectEntrySize:]
 		pe := pathEntry{name: f.name, obj: f.obj, size: binary.LittleEndian.Uint64(e),
