@@ -510,3 +510,84 @@ func TestPathIndexAfterEdit(t *testing.T) {
 		t.Errorf("VerifyStructure: %v", err)
 	}
 }
+
+// FuzzPathIndexNames writes a package of the input's names (one a line,
+// at most 200) with a path index of small pages, and compares every path
+// through the index with the tables: the writer's choice of files and its
+// order must be the fs.FS view's, whatever the names.
+func FuzzPathIndexNames(f *testing.F) {
+	defer func(n int) { pathPageTarget = n }(pathPageTarget)
+	pathPageTarget = 100
+	f.Add(strings.Join(trickyNames, "\n"))
+	f.Add("a\na/b\na.b\na-b/c\nab\na/b/c/d\na/bc\n")
+	f.Add("x/y\nx/y/z\nx\nx!/q\nx/y!\n\u00e9/\u00e8\n")
+	f.Fuzz(func(t *testing.T, list string) {
+		pathPageTarget = 100
+		names := strings.Split(list, "\n")
+		if len(names) > 200 {
+			names = names[:200]
+		}
+		var buf bytes.Buffer
+		w := NewWriter(&buf, AllowInvalidNames(), WithPathIndex(true))
+		for i, n := range names {
+			ow, err := w.Create(n)
+			if err != nil {
+				continue // NUL, invalid UTF-8: not a name
+			}
+			fmt.Fprint(ow, i)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p := openBytes(t, buf.Bytes())
+		if p.pidx.Load() == nil {
+			return // repeated names: no index
+		}
+		want := tablesView(t, buf.Bytes())
+		sameView(t, p, want, probes(want))
+		if p.pidx.Load() == nil {
+			t.Fatal("the index written was dropped")
+		}
+		if err := openBytes(t, buf.Bytes()).checkPathIndex(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestPathIndexConcurrent looks paths up and lists directories from many
+// goroutines at once, some while another loads the tables (go test -race).
+func TestPathIndexConcurrent(t *testing.T) {
+	b := trickyPackage(t, 3000, WithPathIndex(true))
+	p := openBytes(t, b, WithCacheSize(64<<10))
+	want := tablesView(t, b)
+	names := probes(want)
+	done := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := g; i < len(names); i += 8 {
+				n := names[i]
+				fi, err := p.Stat(n)
+				wi, werr := want.Stat(n)
+				if (err == nil) != (werr == nil) || err == nil && fi.Size() != wi.Size() {
+					done <- fmt.Errorf("Stat(%q): %v, tables %v", n, err, werr)
+					return
+				}
+				if err == nil && fi.IsDir() {
+					if _, err := p.ReadDir(n); err != nil {
+						done <- err
+						return
+					}
+				}
+				if g == 0 && i == 800 {
+					p.LoadTables()
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -381,9 +381,11 @@ func (p *Package) readDirIndexed(ix *pathIndex, name, after string, limit int) (
 // checkPathIndex reports a path index in use that differs from the tables:
 // a damaged page, or a file the tables do not give (its object, size,
 // place or digest), as an error matching bpx.ErrFormat. An index that is
-// not used (stale, malformed) is not checked: readers pass over it. The
-// tables must be loaded.
+// not used (stale, malformed) is not checked: readers pass over it.
 func (p *Package) checkPathIndex() error {
+	if err := p.load(); err != nil {
+		return err
+	}
 	ix, err := openPathIndex(p.Reader, p.cfg)
 	if err != nil || ix == nil {
 		return err
