@@ -58,6 +58,7 @@ var typeSectionNames = map[uint8]map[uint8]string{
 		pack.SectionMetadata:    "metadata",
 		pack.SectionStrings:     "strings",
 		pack.SectionDigests:     "object digests",
+		pack.SectionPathIndex:   "path index",
 	},
 	bpx.TypeTexture: {
 		texture.SectionPixelArray: "pixel array",
