@@ -378,20 +378,22 @@ func parseSigHead(b []byte, total int) (s *sigSection, need int, err error) {
 	case sectionMagicV2:
 		s.paged = true
 		// Magic, the manifest, the signature count, the signatures:
-		// each length bounded by total before more is asked for.
-		off := 8 + 4 + int(binary.LittleEndian.Uint32(b[8:]))
-		if off+4 > total || off < 12 {
-			return nil, 0, fmt.Errorf("signature section: manifest of %d bytes in a section of %d", off-12, total)
+		// each length bounded by total before more is asked for (in
+		// 64 bits: an int is 32 on some platforms).
+		mlen := int64(binary.LittleEndian.Uint32(b[8:]))
+		if 12+mlen+4 > int64(total) {
+			return nil, 0, fmt.Errorf("signature section: manifest of %d bytes in a section of %d", mlen, total)
 		}
+		off := 12 + int(mlen)
 		if off+4 > len(b) {
 			return nil, off + 4, nil
 		}
-		count := int(binary.LittleEndian.Uint32(b[off:]))
+		count := binary.LittleEndian.Uint32(b[off:])
 		off += 4
 		if count == 0 || count > MaxSignatures {
 			return nil, 0, fmt.Errorf("signature section: %d signatures: from 1 to %d are allowed", count, MaxSignatures)
 		}
-		for range count {
+		for range int(count) {
 			if off+4 > len(b) {
 				return nil, off + 4, nil
 			}
