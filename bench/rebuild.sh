@@ -12,12 +12,14 @@
 #     see bench/game-data.sh): the game's data tree and a copy with a
 #     patch-like change: 20 files changed, 100 added, 10 removed, spread
 #     over the tree.
+# PACK_FLAGS are given to both packs (e.g. --stable-sections).
 # Usage: TMPDIR=/dev/shm bench/rebuild.sh
 set -eu
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bpx-rebuild.XXXXXX")
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+PACK_FLAGS=${PACK_FLAGS:-}
 OLD_MOD=${OLD_MOD:-golang.org/x/tools@v0.51.0}
 NEW_MOD=${NEW_MOD:-golang.org/x/tools@v0.52.0}
 
@@ -26,8 +28,8 @@ bpx="$work/bpx"
 
 # pair NAME OLD_DIR NEW_DIR: packs both and prints the row.
 pair() {
-	"$bpx" pack -q --skip-dangling -o "$work/old.bpx" "$2" 2>>"$work/skipped"
-	"$bpx" pack -q --skip-dangling -o "$work/new.bpx" "$3" 2>>"$work/skipped"
+	"$bpx" pack -q --skip-dangling $PACK_FLAGS -o "$work/old.bpx" "$2" 2>>"$work/skipped"
+	"$bpx" pack -q --skip-dangling $PACK_FLAGS -o "$work/new.bpx" "$3" 2>>"$work/skipped"
 	set -- "$1" $("$work/sectionshare" "$work/old.bpx" "$work/new.bpx")
 	# sections S shared H fetch_bytes F total_bytes T changed C added A removed R changed_object_bytes B
 	printf '| %s | %s | %s | %s of %s (%.1f%%) | %s changed, %s added, %s removed: %s bytes |\n' \

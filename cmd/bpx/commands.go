@@ -117,7 +117,7 @@ directory of 1,000 files of a package of a million costs a request or two.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--block-size N] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--block-size N] [--stable-sections] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is

@@ -31,7 +31,7 @@ type packFlags struct {
 	secSize, blockSize                   int64
 	maxSections                          int
 	level                                bpx.Level
-	quiet                                bool
+	quiet, stable                        bool
 	keyFlags
 	linkFlag
 }
@@ -42,6 +42,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
+	fs.BoolVar(&f.stable, "stable-sections", false, "end sections where the files say, not where they fill up, so that packs of slightly different trees share most sections (smaller sections; an experiment)")
 	fs.Int64Var(&f.blockSize, "block-size", -1, "the most data in one xz block of a section larger than it, `N` bytes (default 1 MiB; 4 MiB with -l max; 0: one block per section)")
 	defineMaxSections(fs, &f.maxSections)
 	fs.StringVar(&f.arch, "arch", pack.ArchAny.String(), "target architecture `A`: x86_64, aarch64, x86, armv7hl or any")
@@ -71,6 +72,9 @@ func (f *packFlags) run(e *env, pos []string) int {
 	opts := []pack.WriterOption{pack.WithLevel(f.level), pack.WithMetadataNames(), pack.WithMaxSections(f.maxSections)}
 	if f.secSize != 0 {
 		opts = append(opts, pack.WithSectionSize(f.secSize))
+	}
+	if f.stable {
+		opts = append(opts, pack.WithStableSections())
 	}
 	if f.blockSize >= 0 {
 		opts = append(opts, pack.WithBlockSize(f.blockSize))

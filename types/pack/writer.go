@@ -97,7 +97,8 @@ type secRef struct {
 type objState struct {
 	gen           int
 	name          uint32
-	size, expect  int64 // expect < 0: unknown
+	path          string // the name, for WithStableSections
+	size, expect  int64  // expect < 0: unknown
 	started       bool
 	start, offset uint32
 	large         bool
@@ -181,7 +182,7 @@ func (w *Writer) create(name string, size int64, c objClass) (io.Writer, error) 
 	}
 	w.gen++
 	gen := w.gen
-	w.obj = &objState{gen: gen, name: off, expect: size}
+	w.obj = &objState{gen: gen, name: off, path: name, expect: size}
 	w.head = w.head[:0]
 	switch {
 	case !w.classifies() || (size >= 0 && size < minSample):
@@ -436,6 +437,8 @@ func (w *Writer) finishObject() error {
 	w.sums = append(w.sums, ob.sum)
 	if ob.large {
 		w.stream(ob.class).cur = nil // nothing shares the sections of a large object
+	} else if st := w.stream(ob.class); w.cfg.stable && st.cur != nil && sectionEnd(ob.path, ob.size, st.curSize, w.cfg.classSectionSize(ob.class)) {
+		st.cur = nil
 	}
 	ob.gen = -1 // later writes fail
 	return nil

@@ -31,6 +31,7 @@ type writerConfig struct {
 	signKeys          []*sign.PrivateKey
 	compressAll       bool // no stored sections: every object is compressed (tests of other things)
 	pathIndex         int8 // 1: always, -1: never, 0: above PathIndexThreshold
+	stable            bool // content-defined section ends (WithStableSections)
 }
 
 // defaultWriterMemoryLimit is the default of WithMemoryLimit.
@@ -181,6 +182,19 @@ func WithMaxSections(n int) WriterOption {
 		cfg.maxSections = n
 		return nil
 	}
+}
+
+// WithStableSections ends data sections where the objects say, not where
+// they fill up: after an object whose path hashes below a threshold that
+// grows with its size (so that sections hold about half the section size
+// on average, and none less than an eighth of it), as well as before an
+// object that does not fit. Two packages of trees that differ by a small
+// change then share every section that holds none of it, byte for byte:
+// what a pull between them downloads (issue 34). Sections are smaller
+// than without it, which costs some compression. An experiment, off by
+// default.
+func WithStableSections() WriterOption {
+	return func(cfg *writerConfig) error { cfg.stable = true; return nil }
 }
 
 // WithPathIndex says whether the package gets a path index (see
