@@ -350,6 +350,13 @@ type pathPageData struct {
 	n       int    // entries
 }
 
+// pageView returns the parts of page pg, read whole into b, whose trailer
+// checkPage has checked.
+func pageView(b []byte, pg *pathPage) pathPageData {
+	end := len(b) - 4 - 4*int(binary.LittleEndian.Uint32(b[len(b)-4:]))
+	return pathPageData{entries: b[:end], rtab: b[end : len(b)-4], n: int(pg.entries)}
+}
+
 func (pd *pathPageData) nrestarts() int    { return len(pd.rtab) / 4 }
 func (pd *pathPageData) restart(r int) int { return int(binary.LittleEndian.Uint32(pd.rtab[4*r:])) }
 
@@ -407,57 +414,56 @@ func (d *entryDecoder) next(e *pathEntry, longest uint32) error {
 // ComparePaths order (the first the root's, the last before the next
 // page's first), none a directory of the next, each naming an object of
 // the table; the offsets of every 16th entry must be where they start.
-func checkPage(h *pathIndexHeader, pages []pathPage, i int, b []byte, nobj uint64) (*pathPageData, error) {
+func checkPage(h *pathIndexHeader, pages []pathPage, i int, b []byte, nobj uint64) error {
 	pg := &pages[i]
 	if got := objectDigest(b); got != pg.sum && pathIndexCRC {
-		return nil, pathIndexError("page %d: CRC-32C %#08x, stored %#08x", i, got, pg.sum)
+		return pathIndexError("page %d: CRC-32C %#08x, stored %#08x", i, got, pg.sum)
 	}
 	if len(b) < 4 {
-		return nil, pathIndexError("page %d: %d bytes", i, len(b))
+		return pathIndexError("page %d: %d bytes", i, len(b))
 	}
 	nr := binary.LittleEndian.Uint32(b[len(b)-4:])
 	want := (pg.entries + pathRestart - 1) / pathRestart
 	if nr != want || uint64(nr)*4+4 > uint64(len(b)) {
-		return nil, pathIndexError("page %d: %d restart points for %d entries", i, nr, pg.entries)
+		return pathIndexError("page %d: %d restart points for %d entries", i, nr, pg.entries)
 	}
-	end := len(b) - 4 - 4*int(nr)
-	pd := &pathPageData{entries: b[:end], rtab: b[end : len(b)-4], n: int(pg.entries)}
+	pd := pageView(b, pg)
 	d := entryDecoder{b: pd.entries, digests: h.flags&pathIndexDigests != 0}
 	var e pathEntry
 	prev := ""
 	for j := 0; j < pd.n; j++ {
 		if d.pos >= len(d.b) {
-			return nil, pathIndexError("page %d ends after %d of %d entries", i, j, pd.n)
+			return pathIndexError("page %d ends after %d of %d entries", i, j, pd.n)
 		}
 		if j%pathRestart == 0 {
 			if d.pos != pd.restart(j/pathRestart) {
-				return nil, pathIndexError("page %d: restart point %d is wrong", i, j/pathRestart)
+				return pathIndexError("page %d: restart point %d is wrong", i, j/pathRestart)
 			}
 			d.key = d.key[:0]
 		}
 		if err := d.next(&e, h.longest); err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, i)
+			return fmt.Errorf("%w (page %d)", err, i)
 		}
 		name := e.name
 		switch {
 		case j == 0 && name != pg.first:
-			return nil, pathIndexError("page %d starts with another path than the root says", i)
+			return pathIndexError("page %d starts with another path than the root says", i)
 		case !validFile(name):
-			return nil, pathIndexError("page %d: %q is not a valid path", i, name)
+			return pathIndexError("page %d: %q is not a valid path", i, name)
 		case j > 0 && !pathAfter(prev, name):
-			return nil, pathIndexError("page %d: entry %d is out of order or below a file", i, j)
+			return pathIndexError("page %d: entry %d is out of order or below a file", i, j)
 		case uint64(e.obj) >= nobj:
-			return nil, pathIndexError("page %d: object %d of %d", i, e.obj, nobj)
+			return pathIndexError("page %d: object %d of %d", i, e.obj, nobj)
 		}
 		prev = name
 	}
 	if d.pos != len(d.b) {
-		return nil, pathIndexError("page %d: %d bytes after its entries", i, len(d.b)-d.pos)
+		return pathIndexError("page %d: %d bytes after its entries", i, len(d.b)-d.pos)
 	}
 	if i+1 < len(pages) && !pathAfter(prev, pages[i+1].first) {
-		return nil, pathIndexError("page %d ends after the next page starts", i)
+		return pathIndexError("page %d ends after the next page starts", i)
 	}
-	return pd, nil
+	return nil
 }
 
 // validFile reports whether name may be a file of the fs.FS view.

@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -110,7 +109,7 @@ func (p *Package) page(ix *pathIndex, i int) (pathPageData, *centry, error) {
 		if err := readIndex(ix.s, buf, int64(pg.off)); err != nil {
 			return buf[:0], err
 		}
-		if _, err := checkPage(&ix.hdr, ix.pages, i, buf, ix.nobj); err != nil {
+		if err := checkPage(&ix.hdr, ix.pages, i, buf, ix.nobj); err != nil {
 			return buf[:0], err
 		}
 		return buf, nil
@@ -119,11 +118,7 @@ func (p *Package) page(ix *pathIndex, i int) (pathPageData, *centry, error) {
 	if err != nil {
 		return pathPageData{}, nil, err
 	}
-	// checkPage found the trailer right.
-	b := e.data
-	nr := int(binary.LittleEndian.Uint32(b[len(b)-4:]))
-	end := len(b) - 4 - 4*nr
-	return pathPageData{entries: b[:end], rtab: b[end : len(b)-4], n: int(pg.entries)}, e, nil
+	return pageView(e.data, pg), e, nil
 }
 
 // pathCursor walks the entries of an index in order.
