@@ -1,0 +1,158 @@
+package cdc
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
+	"math/rand/v2"
+	"testing"
+	"testing/iotest"
+)
+
+func random(n int, seed uint64) []byte {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+func chunks(t testing.TB, r io.Reader, p Params) [][]byte {
+	c := NewChunker(r, p, nil)
+	var out [][]byte
+	for {
+		ch, err := c.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, bytes.Clone(ch))
+	}
+}
+
+// TestVector pins the chunking function: the gear table and the masks are
+// part of the package file format, and a change would make every package
+// written before it look entirely changed to a pull.
+func TestVector(t *testing.T) {
+	data := random(1<<20, 7)
+	p := Params{Min: 1 << 10, Avg: 4 << 10, Max: 16 << 10}
+	h := sha256.New()
+	var n int
+	for _, c := range chunks(t, bytes.NewReader(data), p) {
+		binary.Write(h, binary.LittleEndian, uint32(len(c)))
+		n++
+	}
+	const want = "c8ca47f27c0271d62eec19a267f49fc88aa317ebc0b2a6df4c440ebf11606738"
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Errorf("the chunking changed: %d chunks, lengths hash %s, want %s", n, got, want)
+	}
+}
+
+func TestChunksCoverAndBounds(t *testing.T) {
+	data := random(3<<20+123, 1)
+	for _, p := range []Params{ForSize(1), {Min: 64, Avg: 256, Max: 256}, {Min: 2048, Avg: 2048, Max: 1 << 16}} {
+		if err := p.Check(); err != nil {
+			t.Fatal(err)
+		}
+		// A reader that returns a byte at a time cuts where a whole one does.
+		cs := chunks(t, iotest.OneByteReader(bytes.NewReader(data)), p)
+		whole := chunks(t, bytes.NewReader(data), p)
+		if len(cs) != len(whole) {
+			t.Fatalf("%+v: %d chunks one byte at a time, %d at once", p, len(cs), len(whole))
+		}
+		if got := bytes.Join(cs, nil); !bytes.Equal(got, data) {
+			t.Fatalf("%+v: chunks do not make the input", p)
+		}
+		for i, c := range cs {
+			if len(c) > p.Max || len(c) < p.Min && i != len(cs)-1 {
+				t.Fatalf("%+v: chunk %d of %d bytes", p, i, len(c))
+			}
+		}
+		if avg := len(data) / len(cs); avg < p.Avg/2 || avg > 2*p.Avg && p.Max > p.Avg {
+			t.Errorf("%+v: average chunk %d bytes", p, avg)
+		}
+	}
+}
+
+// TestShift: bytes inserted or removed near the start leave the chunks
+// after the next few cuts as they were.
+func TestShift(t *testing.T) {
+	p := ForSize(1 << 20)
+	data := random(2<<20, 3)
+	old := map[[32]byte]bool{}
+	for _, c := range chunks(t, bytes.NewReader(data), p) {
+		old[sha256.Sum256(c)] = true
+	}
+	for _, edited := range [][]byte{
+		append(append(bytes.Clone(data[:5000]), "inserted bytes"...), data[5000:]...),
+		append(bytes.Clone(data[:70000]), data[70100:]...),
+	} {
+		cs := chunks(t, bytes.NewReader(edited), p)
+		var fresh int
+		for _, c := range cs {
+			if !old[sha256.Sum256(c)] {
+				fresh += len(c)
+			}
+		}
+		if fresh > 4*p.Max {
+			t.Errorf("%d of %d bytes in new chunks after a small edit", fresh, len(edited))
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, p := range []Params{{}, {Min: 64, Avg: 100, Max: 200}, {Min: 32, Avg: 256, Max: 256}, {Min: 512, Avg: 256, Max: 1024}, {Min: 64, Avg: 256, Max: 128}, {Min: 64, Avg: 256, Max: MaxMax + 1}} {
+		if p.Check() == nil {
+			t.Errorf("%+v: valid", p)
+		}
+	}
+	for _, size := range []int64{0, 1 << 30, 1 << 40, 1 << 50} {
+		p := ForSize(size)
+		if err := p.Check(); err != nil {
+			t.Errorf("ForSize(%d): %v", size, err)
+		}
+		if size>>20 > int64(p.Avg) && p.Avg < MaxAvg {
+			t.Errorf("ForSize(%d): average %d gives more than 2^20 chunks", size, p.Avg)
+		}
+	}
+}
+
+type errReader struct{ n int }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.ErrClosedPipe
+	}
+	k := min(len(p), r.n)
+	r.n -= k
+	return k, nil
+}
+
+func TestReadError(t *testing.T) {
+	c := NewChunker(&errReader{n: 100000}, ForSize(0), nil)
+	for {
+		_, err := c.Next()
+		if err == io.ErrClosedPipe {
+			return
+		}
+		if err != nil {
+			t.Fatalf("got %v, want the reader's error", err)
+		}
+	}
+}
+
+func BenchmarkCut(b *testing.B) {
+	data := random(8<<20, 5)
+	p := ForSize(int64(len(data)))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for d := data; len(d) > 0; {
+			d = d[p.Cut(d):]
+		}
+	}
+}
