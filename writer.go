@@ -77,6 +77,9 @@ type wentry struct {
 	hdr   SectionHeader     // Pointer is set by Close
 	body  *spool.Buffer     // stored bytes, nil when empty or copied
 	src   *io.SectionReader // stored bytes of a copied section
+
+	summary Summarizer // computes the data of a summary section at Close
+	sumKind Checksum   // a summary section's checksum
 }
 
 // storedSize is the number of bytes the section occupies in the output.
@@ -341,6 +344,9 @@ func (w *Writer) Close() error {
 	w.endSection()
 	w.wg.Wait()
 	err := w.failure()
+	if err == nil {
+		err = w.summarize()
+	}
 	if err == nil {
 		err = w.writeOut()
 	}
