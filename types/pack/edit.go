@@ -100,6 +100,9 @@ func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
 	if src.Reader.FindSection(SectionPathIndex) != nil && e.nw.cfg.pathIndex == 0 {
 		e.nw.cfg.pathIndex = 1 // a package with an index keeps one (WithPathIndex(false) drops it)
 	}
+	if src.Reader.FindSection(SectionChunkDigests) != nil && e.nw.cfg.chunkDigests == 0 {
+		e.nw.cfg.chunkDigests = 1 // so do chunk digests (WithChunkDigests(false) drops them)
+	}
 	if e.nw.err != nil {
 		e.err = e.nw.err
 		return e
@@ -168,7 +171,7 @@ var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", Se
 // isPackageSection reports whether t is a section type that the Editor
 // writes itself; the others it copies as they are.
 func isPackageSection(t uint8) bool {
-	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex || t == SectionChunkDigests
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -533,9 +536,18 @@ func (e *Editor) Close() error {
 		// The new data, and a small last section of the source before it.
 		return i+1 >= kept && (i >= kept || parts[i].size < sec/tailJoin)
 	}
+	var dataSize uint64
+	for _, pt := range parts {
+		dataSize += pt.size
+	}
+	chunks := e.nw.cfg.wantChunks(dataSize)
+	tail := len(foreign)
+	if chunks {
+		tail++
+	}
 	limit := 0
 	if m := e.nw.cfg.contentSections(); m > 0 {
-		if limit = m - head - len(foreign); limit < 1 && (limit < 0 || len(parts) > 0) {
+		if limit = m - head - tail; limit < 1 && (limit < 0 || len(parts) > 0) {
 			return fmt.Errorf("pack: the package keeps %d sections of other types besides its tables, more than the section limit %d allows (WithMaxSections): %w", len(foreign), m, bpx.ErrTooLarge)
 		}
 	}
@@ -648,6 +660,9 @@ func (e *Editor) Close() error {
 			break
 		}
 		err = bw.CopySection(s)
+	}
+	if err == nil && chunks {
+		err = writeChunkDigests(bw, objectBytes(table))
 	}
 	if err != nil {
 		bw.Abort(err) // write nothing of a failed edit

@@ -470,10 +470,16 @@ func (w *Writer) Close() (err error) {
 	if indexed {
 		head++
 	}
+	// The chunk digests come last.
+	tail := 0
+	chunks := w.cfg.wantChunks(objectBytes(w.table))
+	if chunks {
+		tail = 1
+	}
 	parts, partOf := dataParts(rd)
 	limit := 0
 	if m := w.cfg.contentSections(); m > 0 {
-		limit = max(1, m-head)
+		limit = max(1, m-head-tail)
 	}
 	pl, err := planData(parts, w.cfg.planSizes(), func(int) bool { return false }, limit)
 	if err != nil {
@@ -514,6 +520,9 @@ func (w *Writer) Close() (err error) {
 	}
 	if err == nil {
 		err = pl.write(bw, w.dataOptions())
+	}
+	if err == nil && chunks {
+		err = writeChunkDigests(bw, objectBytes(w.table))
 	}
 	if err != nil {
 		bw.Abort(err)

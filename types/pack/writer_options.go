@@ -31,6 +31,7 @@ type writerConfig struct {
 	signKeys          []*sign.PrivateKey
 	compressAll       bool // no stored sections: every object is compressed (tests of other things)
 	pathIndex         int8 // 1: always, -1: never, 0: above PathIndexThreshold
+	chunkDigests      int8 // 1: always, -1: never, 0: from ChunkDigestsThreshold
 	stable            bool // content-defined section ends (WithStableSections)
 }
 

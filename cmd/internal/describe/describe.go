@@ -53,12 +53,13 @@ var sectionTypeNames = map[uint8]string{
 // shaderSectionNames.
 var typeSectionNames = map[uint8]map[uint8]string{
 	bpx.TypePackage: {
-		pack.SectionData:        "data",
-		pack.SectionObjectTable: "object table",
-		pack.SectionMetadata:    "metadata",
-		pack.SectionStrings:     "strings",
-		pack.SectionDigests:     "object digests",
-		pack.SectionPathIndex:   "path index",
+		pack.SectionData:         "data",
+		pack.SectionObjectTable:  "object table",
+		pack.SectionMetadata:     "metadata",
+		pack.SectionStrings:      "strings",
+		pack.SectionDigests:      "object digests",
+		pack.SectionPathIndex:    "path index",
+		pack.SectionChunkDigests: "chunk digests",
 	},
 	bpx.TypeTexture: {
 		texture.SectionPixelArray: "pixel array",
