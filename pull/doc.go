@@ -1,0 +1,49 @@
+// Package pull updates a local copy of a BPX package from a newer version
+// of it on a plain HTTP server (or any io.ReaderAt), downloading only what
+// the local files do not already hold.
+//
+// A package written by this module's pack.Writer or pack.Editor carries
+// SectionChunkDigests (see package pack): its sections' stored bytes are
+// cut into content-defined chunks of about 16 KiB, each listed with its
+// SHA-256. Pull reads the new package's header, section table and chunk
+// digests (two requests), cuts the local package (and any other local
+// files given as seeds) the same way, copies every chunk whose digest it
+// finds there, and fetches the rest with range requests, adjacent chunks
+// merged into one request, a few requests in flight. Because the cuts
+// depend on the bytes and not on their offsets, a section whose objects
+// moved (a package rebuilt from a changed tree, or edited with bpx add)
+// still shares the chunks of the bytes that did not change.
+//
+// The result is written to LOCAL.part beside LOCAL and renamed over LOCAL
+// once complete and checked, so that LOCAL is the old file or the new
+// one, never a mix. An interrupted pull (a cancelled context, a dropped
+// connection, a killed process) leaves LOCAL as it was and keeps
+// LOCAL.part, the one file it leaves behind: the next pull of the same
+// file checks each chunk of LOCAL.part against the new digests and
+// fetches only the chunks it lacks. A pull that completes, or fails
+// because of what the server sent, removes it.
+//
+// A package without chunk digests (written by an earlier release or by
+// another implementation) is downloaded whole, and so is a file that is
+// not a BPX container of version 1 or 2.
+//
+// # Security
+//
+// The server is not trusted. A chunk taken from a local file is used only
+// when its SHA-256 is the digest the server lists; every fetched chunk is
+// checked against its digest before the file is complete, and a chunk
+// that does not match fails the pull (bpx.ErrChecksum). The bytes the
+// digests do not cover (the header and section table, the digests, a
+// signature) are checked as a BPX reader checks them, and the whole file,
+// with WithTrustedKeys, against a signature by a trusted key before it
+// replaces LOCAL; without it a server can of course serve any package it
+// likes, consistently. remote.File pins the file's validator (ETag or
+// Last-Modified), so that a file that changes during a pull fails it.
+//
+// Limits: the chunk digests section may hold at most MaxDigestsSize bytes
+// (a million chunks; packages choose larger chunks above 16 GiB to stay
+// under it), a request at most MaxRequest bytes, and a chunk at most
+// MaxChunk: memory is about 150 bytes per chunk of the new package plus
+// MaxRequest per request in flight, whatever the package's size. A pull
+// reads every local file it is given once, whole.
+package pull

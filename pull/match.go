@@ -1,0 +1,222 @@
+package pull
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/cdc"
+)
+
+// match finds where each chunk's bytes come from: LOCAL.part at the
+// chunk's own offset (an interrupted pull), the local file and the seeds
+// wherever they hold them, or else src. It also tells whether the local
+// file already is the new one.
+func (p *puller) match(ctx context.Context) error {
+	chunks := p.digests.Chunks
+	if err := p.resume(); err != nil {
+		return err
+	}
+	want := make(map[[sha256.Size]byte]source, len(chunks))
+	for i, c := range chunks {
+		if p.state[i].file != inPart {
+			want[c.Digest] = source{file: fromSrc}
+		}
+	}
+	params := cdc.Params{Min: p.digests.Min, Avg: p.digests.Avg, Max: p.digests.Max}
+	paths := append([]string{p.local}, p.cfg.seeds...)
+	var total int64
+	var opened []string
+	for _, name := range paths {
+		f, err := os.Open(name)
+		if err != nil {
+			if name == p.local && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			continue // a missing local file is a first download; an unreadable seed is skipped
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			continue
+		}
+		p.files = append(p.files, f)
+		opened = append(opened, name)
+		total += fi.Size()
+	}
+	sc := &scanner{p: p, want: want, params: params, buf: make([]byte, 2*params.Max), total: total}
+	hits := 0
+	for k, f := range p.files {
+		n, err := sc.scan(ctx, k, f, k == 0 && opened[0] == p.local)
+		if err != nil {
+			return err
+		}
+		if k == 0 && opened[0] == p.local {
+			hits = n
+		}
+	}
+	for i, c := range chunks {
+		if p.state[i].file != inPart {
+			p.state[i] = want[c.Digest]
+		}
+	}
+	if hits == len(chunks) && len(p.files) > 0 && opened[0] == p.local {
+		up, err := p.sameUncovered(p.files[0])
+		if err != nil {
+			return err
+		}
+		p.res.UpToDate = up
+	}
+	return nil
+}
+
+// resume opens LOCAL.part, if there is one, and marks the chunks it
+// already holds, at their own offsets.
+func (p *puller) resume() error {
+	f, err := os.OpenFile(p.part, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	p.out = f
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, p.digests.Max)
+	for i, c := range p.digests.Chunks {
+		if c.Off+int64(c.Len) > fi.Size() {
+			break
+		}
+		b := buf[:c.Len]
+		if _, err := f.ReadAt(b, c.Off); err != nil {
+			return err
+		}
+		if p.chunkOK(i, b) {
+			p.state[i] = source{file: inPart, off: c.Off}
+			p.res.Resumed += int64(c.Len)
+		}
+	}
+	return nil
+}
+
+// scanner cuts local files into chunks and records those the pull wants.
+type scanner struct {
+	p      *puller
+	want   map[[sha256.Size]byte]source
+	params cdc.Params
+	buf    []byte
+	total  int64 // bytes of every file
+	done   int64
+	next   int64 // when to report progress
+}
+
+// scan cuts file k into chunks, section by section if it is a BPX file
+// (as the digests were cut), else as one stream, and returns how many
+// of its chunks are the new file's at the same offset when local is set.
+func (sc *scanner) scan(ctx context.Context, k int, f *os.File, local bool) (int, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	type span struct{ off, n int64 }
+	var spans []span
+	if r, err := bpx.NewReader(f, fi.Size()); err == nil && r.Header.Version != 0 {
+		for _, s := range r.Sections {
+			if n := int64(s.StoredSize()); n > 0 && int64(s.Pointer)+n <= fi.Size() {
+				spans = append(spans, span{int64(s.Pointer), n})
+			}
+		}
+		slices.SortFunc(spans, func(a, b span) int { return int(min(max(a.off-b.off, -1), 1)) })
+	} else {
+		spans = []span{{0, fi.Size()}}
+	}
+	chunks := sc.p.digests.Chunks
+	hits := 0
+	var end int64 // spans that overlap an earlier one are skipped
+	for _, s := range spans {
+		if s.off < end {
+			continue
+		}
+		end = s.off + s.n
+		c := cdc.NewChunker(io.NewSectionReader(f, s.off, s.n), sc.params, sc.buf)
+		for {
+			if err := ctx.Err(); err != nil {
+				return 0, context.Cause(ctx)
+			}
+			at := s.off + c.Seen
+			b, err := c.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return 0, err
+			}
+			sum := sha256.Sum256(b)
+			if src, ok := sc.want[sum]; ok && src.file == fromSrc {
+				sc.want[sum] = source{file: k, off: at}
+			}
+			if local {
+				i := sort.Search(len(chunks), func(i int) bool { return chunks[i].Off >= at })
+				if i < len(chunks) && chunks[i].Off == at && int(chunks[i].Len) == len(b) && chunks[i].Digest == sum {
+					hits++
+				}
+			}
+			sc.progress(int64(len(b)))
+		}
+	}
+	return hits, nil
+}
+
+func (sc *scanner) progress(n int64) {
+	sc.done += n
+	if fn := sc.p.cfg.progress; fn != nil && (sc.done >= sc.next || sc.done == sc.total) {
+		fn(Progress{Phase: "scan", Done: sc.done, Total: sc.total})
+		sc.next = sc.done + 1<<20
+	}
+}
+
+// sameUncovered reports whether f, whose chunks are all the new file's
+// at their offsets, also holds the new file's other bytes and size:
+// whether it is the new file. The bytes no digest covers and that are
+// not yet known (a signature) are fetched to be compared.
+func (p *puller) sameUncovered(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() != p.size {
+		return false, err
+	}
+	for _, s := range p.segs {
+		if s.chunk >= 0 {
+			continue
+		}
+		if s.n > MaxRequest {
+			return false, nil // not worth it: a gap that large is no package of ours
+		}
+		want := s.known
+		if want == nil {
+			want = make([]byte, s.n)
+			if _, err := p.fetchAt(want, s.off); err != nil {
+				return false, err
+			}
+			p.res.Fetched += s.n
+			p.res.Requests++
+		}
+		have := make([]byte, s.n)
+		if _, err := f.ReadAt(have, s.off); err != nil {
+			return false, err
+		}
+		if !bytes.Equal(have, want) {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -1,0 +1,89 @@
+package pull
+
+import (
+	"fmt"
+
+	"github.com/gobpx/bpx/sign"
+)
+
+// Limits and defaults of a pull.
+const (
+	// MaxDigestsSize is the largest SectionChunkDigests a pull reads: 40
+	// MiB, over a million chunks.
+	MaxDigestsSize = 40 << 20
+	// MaxRequest is the most bytes one request asks for: longer runs of
+	// missing bytes are fetched in several.
+	MaxRequest = 4 << 20
+	// MaxChunk is the largest chunk size a pull accepts.
+	MaxChunk = 64 << 20
+	// DefaultConcurrency is how many requests are in flight at once.
+	DefaultConcurrency = 4
+)
+
+// Option configures Pull. Options follow the module's idiom: WithX(value),
+// checked when Pull applies them.
+type Option func(*config) error
+
+type config struct {
+	seeds       []string
+	trusted     *sign.KeyRing
+	concurrency int
+	progress    func(Progress)
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{concurrency: DefaultConcurrency}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// WithSeeds names more local files to take chunks from besides the file
+// being updated: other versions of the package, or other packages that
+// may share files with it. A seed that cannot be read is skipped.
+func WithSeeds(paths ...string) Option {
+	return func(c *config) error { c.seeds = append(c.seeds, paths...); return nil }
+}
+
+// WithTrustedKeys makes Pull accept only a package signed by a key of
+// trusted (see package sign): the complete file is checked, every byte,
+// against its signature before it replaces the local file, and an
+// unsigned or untrusted package fails the pull with an error matching
+// bpx.ErrSignature. trusted must not be nil.
+func WithTrustedKeys(trusted *sign.KeyRing) Option {
+	return func(c *config) error {
+		if trusted == nil {
+			return fmt.Errorf("pull: WithTrustedKeys(nil): nil key ring")
+		}
+		c.trusted = trusted
+		return nil
+	}
+}
+
+// WithConcurrency sets how many requests are in flight at once
+// (DefaultConcurrency), between 1 and 32.
+func WithConcurrency(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > 32 {
+			return fmt.Errorf("pull: WithConcurrency(%d): outside [1, 32]", n)
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// Progress is what a pull has done so far, as WithProgress reports it.
+type Progress struct {
+	Phase string // "scan" (reading local files) or "fetch"
+	Done  int64  // bytes of the phase done
+	Total int64  // bytes of the phase
+}
+
+// WithProgress makes Pull call fn as it goes, from one goroutine at a
+// time, at most every megabyte or so.
+func WithProgress(fn func(Progress)) Option {
+	return func(c *config) error { c.progress = fn; return nil }
+}
