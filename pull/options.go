@@ -20,6 +20,9 @@ const (
 	DefaultConcurrency = 4
 )
 
+// maxRequest is MaxRequest, lowered by tests.
+var maxRequest int64 = MaxRequest
+
 // Option configures Pull. Options follow the module's idiom: WithX(value),
 // checked when Pull applies them.
 type Option func(*config) error

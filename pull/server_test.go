@@ -51,6 +51,12 @@ func (s *server) set(content []byte, etag string) {
 	s.mu.Unlock()
 }
 
+func (s *server) setHook(h func(w http.ResponseWriter, r *http.Request, n int) bool) {
+	s.mu.Lock()
+	s.hook, s.requests = h, 0
+	s.mu.Unlock()
+}
+
 func (s *server) counts() (int, int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

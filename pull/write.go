@@ -82,7 +82,7 @@ func (p *puller) runs() ([]run, int64) {
 		if n := len(out); n > 0 {
 			r := &out[n-1]
 			prev := p.segs[r.last]
-			if r.last == i-1 && prev.off+prev.n == s.off && s.off+s.n-p.segs[r.first].off <= MaxRequest {
+			if r.last == i-1 && prev.off+prev.n == s.off && s.off+s.n-p.segs[r.first].off <= maxRequest {
 				r.last = i
 				continue
 			}
@@ -106,7 +106,7 @@ func (p *puller) fetchAll(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 0, MaxRequest)
+			buf := make([]byte, 0, maxRequest)
 			for r := range work {
 				if err := p.fetchRun(ctx, r, buf, func(n int64) {
 					mu.Lock()
@@ -151,7 +151,7 @@ func (p *puller) fetchRun(ctx context.Context, r run, buf []byte, fetched func(i
 		if err := ctx.Err(); err != nil {
 			return context.Cause(ctx)
 		}
-		b := buf[:min(end-off, MaxRequest)]
+		b := buf[:min(end-off, maxRequest)]
 		if _, err := p.fetchAt(b, off); err != nil {
 			return fmt.Errorf("pull: fetching [%d, %d): %w", off, off+int64(len(b)), err)
 		}

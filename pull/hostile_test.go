@@ -1,0 +1,343 @@
+package pull
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
+	"github.com/gobpx/bpx/types/pack"
+)
+
+// withDigests returns b with its chunk digests section's data replaced by
+// what edit makes of it (the section's checksum and the header's made
+// right again, as a forger would).
+func withDigests(t testing.TB, b []byte, edit func(d *pack.ChunkDigests, data []byte)) []byte {
+	t.Helper()
+	r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := bpx.NewWriter(&out)
+	w.SetType(r.Header.Type)
+	w.SetTypeExt(r.Header.TypeExt)
+	hdrs := make([]bpx.SectionHeader, len(r.Sections))
+	for i, s := range r.Sections {
+		hdrs[i] = s.SectionHeader
+	}
+	for _, s := range r.Sections {
+		if s.Type != pack.SectionChunkDigests {
+			if err := w.CopySection(s); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		data, err := s.Data()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := pack.ParseChunkDigests(data, hdrs, s.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(d, data)
+		if err := w.WriteSection(s.Type, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != len(b) {
+		t.Fatalf("forged file of %d bytes, want %d", out.Len(), len(b))
+	}
+	return out.Bytes()
+}
+
+// recordOf returns the offset in data of chunk i's digest.
+func recordOf(d *pack.ChunkDigests, i int) int {
+	return 20 + 4*(len(d.Sections)-1) + 36*i + 4
+}
+
+func TestPullForgedDigests(t *testing.T) {
+	fx := newFixture(t)
+	dir := t.TempDir()
+	local := filepath.Join(dir, "game.bpx")
+
+	// A digest that matches no byte the server sends: the fetched chunk
+	// fails, LOCAL stays, LOCAL.part goes.
+	forged := withDigests(t, fx.new, func(d *pack.ChunkDigests, data []byte) {
+		copy(data[recordOf(d, len(d.Chunks)/2):], "forged digest, 32 bytes long....")
+	})
+	writeFile(t, local, fx.old)
+	s := newServer(t, forged)
+	_, err := s.pull(t, context.Background(), local)
+	if !errors.Is(err, bpx.ErrChecksum) {
+		t.Fatalf("forged digest: %v, want ErrChecksum", err)
+	}
+	mustBe(t, local, fx.old)
+
+	// A list whose chunks the old file holds although the server's file
+	// does not: every digest of the new file is replaced by the old
+	// file's digest at the same offset and length. Chunks come from LOCAL
+	// that the new sections do not hold, and the result fails its
+	// sections' checksums.
+	// Old and new of the same layout: one byte changed in the middle of
+	// a stored file.
+	tree := gameTree(3<<20, 1)
+	k := "textures/f0004.bin"
+	b := bytes.Clone(tree[k].Data)
+	b[len(b)/2] ^= 1
+	fx.old = packBytes(t, tree)
+	tree[k] = &fstest.MapFile{Data: b}
+	fx.new = packBytes(t, tree)
+	writeFile(t, local, fx.old)
+	dOld := digestsOf(t, fx.old)
+	byOff := map[int64]pack.Chunk{}
+	for _, c := range dOld.Chunks {
+		byOff[c.Off] = c
+	}
+	replaced := 0
+	forged = withDigests(t, fx.new, func(d *pack.ChunkDigests, data []byte) {
+		for i, c := range d.Chunks {
+			if o, ok := byOff[c.Off]; ok && o.Len == c.Len && o.Digest != c.Digest {
+				copy(data[recordOf(d, i):], o.Digest[:])
+				replaced++
+			}
+		}
+	})
+	if replaced == 0 {
+		t.Fatal("no chunk of the old file at the offset of a changed one: the fixture does not test this")
+	}
+	s.set(forged, `"v2"`)
+	_, err = s.pull(t, context.Background(), local)
+	if !errors.Is(err, bpx.ErrChecksum) {
+		t.Fatalf("digests of the old file's chunks: %v, want ErrChecksum", err)
+	}
+	mustBe(t, local, fx.old)
+}
+
+func digestsOf(t testing.TB, b []byte) *pack.ChunkDigests {
+	t.Helper()
+	r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.FindSection(pack.SectionChunkDigests)
+	data, err := s.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdrs := make([]bpx.SectionHeader, len(r.Sections))
+	for i, s := range r.Sections {
+		hdrs[i] = s.SectionHeader
+	}
+	d, err := pack.ParseChunkDigests(data, hdrs, s.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestPullChangedMidway: the file changes on the server during the pull.
+func TestPullChangedMidway(t *testing.T) {
+	fx := newFixture(t)
+	other := packBytes(t, gameTree(3<<20, 7))
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, fx.old)
+	s := newServer(t, fx.new)
+	s.setHook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n == 3 { // after the head and the digests
+			s.set(other, `"v2"`)
+		}
+		return false
+	})
+	_, err := s.pull(t, context.Background(), local)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	t.Log(err)
+	mustBeOld(t, local, fx.old)
+}
+
+// mustBeOld fails unless name holds want (LOCAL.part may remain).
+func mustBeOld(t testing.TB, name string, want []byte) {
+	t.Helper()
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s changed", name)
+	}
+}
+
+// TestPullResume: a pull cut off (the context cancelled, connections
+// dropped) keeps LOCAL and LOCAL.part; the next takes what LOCAL.part
+// holds and fetches the rest only.
+func TestPullResume(t *testing.T) {
+	defer func(n int64) { maxRequest = n }(maxRequest)
+	maxRequest = 128 << 10 // several requests for a small file
+	tree := gameTree(3<<20, 3)
+	old := packBytes(t, tree)
+	newer := packBytes(t, gameTree(3<<20, 4)) // nothing in common
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, old)
+
+	full := newServer(t, newer)
+	if _, err := full.pull(t, context.Background(), filepath.Join(t.TempDir(), "x.bpx"), WithConcurrency(1)); err != nil {
+		t.Fatal(err)
+	}
+	_, fullBytes := full.counts()
+
+	s := newServer(t, newer)
+	ctx, cancel := context.WithCancel(context.Background())
+	var sent int64
+	_, err := s.pull(t, ctx, local, WithConcurrency(1), WithProgress(func(p Progress) {
+		if p.Phase == "fetch" && p.Done > p.Total/2 {
+			sent = p.Done
+			cancel()
+		}
+	}))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled pull: %v", err)
+	}
+	mustBeOld(t, local, old)
+	if _, err := os.Stat(local + PartSuffix); err != nil {
+		t.Fatalf("no %s after an interrupted pull: %v", PartSuffix, err)
+	}
+
+	// The link drops: every data request fails.
+	s.setHook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n > 2 {
+			hj, _ := w.(http.Hijacker)
+			c, _, _ := hj.Hijack()
+			c.Close()
+			return true
+		}
+		return false
+	})
+	if _, err := s.pull(t, context.Background(), local); err == nil {
+		t.Fatal("a pull over a dropped link succeeded")
+	}
+	mustBeOld(t, local, old)
+
+	s.setHook(nil)
+	_, before := s.counts()
+	res, err := s.pull(t, context.Background(), local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBe(t, local, newer)
+	_, after := s.counts()
+	t.Logf("%+v; first pull cut after %d of %d bytes; resumed pull sent %d", res, sent, fullBytes, after-before)
+	if res.Resumed < sent/2 || after-before > fullBytes-sent/2 {
+		t.Errorf("resumed %d bytes, fetched %d; the whole file takes %d", res.Resumed, after-before, fullBytes)
+	}
+}
+
+// TestPullKilled: LOCAL.part as a killed process leaves it (the first
+// half written, the rest zeros or garbage) is resumed.
+func TestPullKilled(t *testing.T) {
+	fx := newFixture(t)
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	part := bytes.Clone(fx.new)
+	for i := len(part) / 2; i < len(part); i++ {
+		part[i] = byte(i * 7)
+	}
+	writeFile(t, local+PartSuffix, part[:len(part)*3/4])
+	s := newServer(t, fx.new)
+	res, err := s.pull(t, context.Background(), local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBe(t, local, fx.new)
+	if res.Resumed < int64(len(part))/3 || res.Resumed > int64(len(part))/2 {
+		t.Errorf("resumed %d of %d bytes, of which half were right", res.Resumed, len(part))
+	}
+}
+
+// TestPullBadServer: short bodies and wrong lengths fail the pull and
+// leave LOCAL as it was.
+func TestPullBadServer(t *testing.T) {
+	fx := newFixture(t)
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, fx.old)
+	s := newServer(t, fx.new)
+	for name, hook := range map[string]func(w http.ResponseWriter, r *http.Request, n int) bool{
+		"short body": func(w http.ResponseWriter, r *http.Request, n int) bool {
+			if n <= 2 {
+				return false
+			}
+			w.Header().Set("ETag", `"v1"`)
+			w.Header().Set("Content-Range", r.Header.Get("Range")[len("bytes="):]+"/"+itoa(len(fx.new)))
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(make([]byte, 10))
+			return true
+		},
+		"wrong range": func(w http.ResponseWriter, r *http.Request, n int) bool {
+			if n <= 2 {
+				return false
+			}
+			w.Header().Set("ETag", `"v1"`)
+			w.Header().Set("Content-Range", "bytes 0-9/"+itoa(len(fx.new)))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(fx.new[:10])
+			return true
+		},
+		"other length": func(w http.ResponseWriter, r *http.Request, n int) bool {
+			if n <= 2 {
+				return false
+			}
+			w.Header().Set("ETag", `"v1"`)
+			w.Header().Set("Content-Range", r.Header.Get("Range")[len("bytes="):]+"/"+itoa(len(fx.new)+1))
+			w.WriteHeader(http.StatusPartialContent)
+			return true
+		},
+	} {
+		s.setHook(hook)
+		if _, err := s.pull(t, context.Background(), local); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		mustBeOld(t, local, fx.old)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestPullTrusted(t *testing.T) {
+	key, err := sign.GenerateKey(rand.Reader, "publisher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := sign.GenerateKey(rand.Reader, "someone else")
+	tree := gameTree(3<<20, 5)
+	old := packBytes(t, tree, pack.WithSigningKey(key))
+	newer := packBytes(t, patch(tree, 6), pack.WithSigningKey(key))
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, old)
+	s := newServer(t, newer)
+	_, err = s.pull(t, context.Background(), local, WithTrustedKeys(sign.NewKeyRing(other.Public())))
+	if !errors.Is(err, bpx.ErrSignature) {
+		t.Fatalf("untrusted signer: %v, want ErrSignature", err)
+	}
+	mustBe(t, local, old)
+	res, err := s.pull(t, context.Background(), local, WithTrustedKeys(sign.NewKeyRing(key.Public())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBe(t, local, newer)
+	if res.Copied == 0 {
+		t.Errorf("%+v", res)
+	}
+}
