@@ -24,8 +24,9 @@
 // because of what the server sent, removes it.
 //
 // A package without chunk digests (written by an earlier release or by
-// another implementation) is downloaded whole, and so is a file that is
-// not a BPX container of version 1 or 2.
+// another implementation) is downloaded whole, and so is a BPX file of
+// another type or a version-0 draft file; a file that is not BPX fails the
+// pull (bpx.ErrFormat). A whole download that is interrupted starts over.
 //
 // # Security
 //

@@ -97,7 +97,7 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		p.res.Whole = true
 		p.wholeSegments()
 	} else if err := p.match(ctx); err != nil {
-		keep = interrupted(err)
+		keep = interrupted(err) || ctx.Err() != nil
 		return nil, err
 	}
 	if p.res.UpToDate {
@@ -105,7 +105,7 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return &p.res, nil
 	}
 	if err := p.write(ctx); err != nil {
-		keep = interrupted(err)
+		keep = interrupted(err) || ctx.Err() != nil
 		return nil, err
 	}
 	if err := p.check(); err != nil {

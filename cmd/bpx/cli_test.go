@@ -157,6 +157,7 @@ func TestBadInput(t *testing.T) {
 		"mv":             {junk, "x", "y"},
 		"repack":         {junk},
 		"diff":           {junk, junk},
+		"pull":           {junk, filepath.Join(dir, "pulled")},
 		"sd":             {junk},
 		"keygen":         {"--passphrase-file", filepath.Join(dir, "missing"), "-o", filepath.Join(dir, "key")},
 		"sign":           {"--key", junk, junk},

@@ -302,6 +302,36 @@ SECRET that others may read (mode 0644) is refused, as ssh refuses it.` + interr
 	},
 	Setup: setupSign,
 }, {
+	Name:    "pull",
+	Usage:   "[-q] [--seed FILE]... [-j N] [--trusted KEYS [--name NAME] [--min-version N]] URL LOCAL",
+	Summary: "update LOCAL to the package at URL, downloading only what changed",
+	Doc: `Make LOCAL a byte-identical copy of the package at URL (an http or https
+URL, or a local file), downloading only what LOCAL does not already hold. A
+package made by bpx pack or edited by bpx add, rm, mv or repack lists a
+SHA-256 digest of every chunk of about 16 KiB of its stored bytes, cut where
+the bytes say so that a file added, changed or removed moves only the cuts
+near it. pull reads that list (two requests), reads LOCAL and each --seed
+FILE to find the chunks they hold, copies those and fetches the rest with
+range requests, adjacent chunks merged, -j at a time. Every chunk is checked
+against its digest, the finished file as bpx verify checks it (and with
+--trusted against a signature by a key of KEYS), then it is renamed over
+LOCAL: a pull that fails leaves LOCAL as it was. Without LOCAL, pull
+downloads the package (with --seed, still taking what the seeds hold). A
+package without chunk digests is downloaded whole. LOCAL need not be a
+package: any older file of the same name is read for chunks. The last line
+says what was fetched and copied.
+
+Interrupted (Ctrl-C, a dropped link, a kill), pull leaves LOCAL as it was
+and keeps what it fetched in LOCAL.part: the next pull of the same URL
+checks LOCAL.part's chunks and fetches only the missing ones, then removes
+it. A pull that fails because of what the server sent removes LOCAL.part.`,
+	Examples: []example{
+		{"Update a game's package from its CDN.", "bpx pull https://cdn.example.com/game/assets.bpx assets.bpx"},
+		{"Download a new mod release, taking what it shares with the previous one.", "bpx pull --seed hats-7.bpx https://mods.example.org/hats-8.bpx hats-8.bpx"},
+		{"Update only to a release signed by the publisher's key.", "bpx pull --trusted publisher.keys https://cdn.example.com/game/assets.bpx assets.bpx"},
+	},
+	Setup: setupPull,
+}, {
 	Name:    "sd",
 	Usage:   "[-s N] [--typed] [--compact] [--names a,b,...] [--depth N] [--ref-budget] FILE",
 	Summary: "print a structured-data (BPXSD) section as JSON",

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPull updates a package from a loopback server: the new file is the
+// server's, byte for byte, and a second pull finds it up to date.
+func TestPull(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	files := map[string]string{}
+	for i := range 12 {
+		b := make([]byte, 100_000+r.IntN(100_000))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		files[fmt.Sprintf("media/f%02d.ogg", i)] = string(b)
+	}
+	files["levels/one.txt"] = strings.Repeat("level one ", 20000)
+	writeFiles(t, filepath.Join(dir, "v1"), files)
+	files["levels/one.txt"] = strings.Repeat("level one, changed ", 10000)
+	files["media/new.ogg"] = files["media/f03.ogg"][:50000] + "new"
+	writeFiles(t, filepath.Join(dir, "v2"), files)
+	www := filepath.Join(dir, "www")
+	if err := os.Mkdir(www, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"v1", "v2"} {
+		if r := runBPX(t, nil, "pack", "-q", "-o", filepath.Join(www, v+".bpx"), filepath.Join(dir, v)); r.Code != exitOK {
+			t.Fatalf("pack %s: %+v", v, r)
+		}
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(www)))
+	defer srv.Close()
+	v1, _ := os.ReadFile(filepath.Join(www, "v1.bpx"))
+	v2, _ := os.ReadFile(filepath.Join(www, "v2.bpx"))
+	local := filepath.Join(dir, "game.bpx")
+	if err := os.WriteFile(local, v1, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string) {
+		t.Helper()
+		got, err := os.ReadFile(name)
+		if err != nil || !bytes.Equal(got, v2) {
+			t.Fatalf("%s is not the server's file (%v)", name, err)
+		}
+		if _, err := os.Stat(name + ".part"); err == nil {
+			t.Fatalf("%s.part left behind", name)
+		}
+	}
+	res := runBPX(t, nil, "pull", "-q", srv.URL+"/v2.bpx", local)
+	if res.Code != exitOK || !strings.Contains(res.Stdout, "game.bpx: updated, ") || !strings.Contains(res.Stdout, "copied from local files") {
+		t.Fatalf("%+v", res)
+	}
+	check(local)
+	if res := runBPX(t, nil, "pull", "-q", srv.URL+"/v2.bpx", local); res.Code != exitOK || !strings.Contains(res.Stdout, "up to date") {
+		t.Fatalf("second pull: %+v", res)
+	}
+	// A new file from a local source, with the old version as a seed.
+	fresh := filepath.Join(dir, "fresh.bpx")
+	if res := runBPX(t, nil, "pull", "--seed", filepath.Join(www, "v1.bpx"), filepath.Join(www, "v2.bpx"), fresh); res.Code != exitOK {
+		t.Fatalf("pull from a file: %+v", res)
+	}
+	check(fresh)
+	if res := runBPX(t, nil, "pull", srv.URL+"/missing.bpx", local); res.Code != exitFail {
+		t.Fatalf("missing URL: %+v", res)
+	}
+	check(local)
+}
