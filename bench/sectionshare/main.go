@@ -2,7 +2,12 @@
 // would (issue 34): the sections of NEW whose stored bytes OLD holds too
 // (by SHA-256), the stored bytes of those it does not, and the objects
 // that differ (changed, added, removed, by CRC-32C of their bytes), with
-// their sizes. It prints one line of "key value" pairs.
+// their sizes. ideal_bytes is what issue 34's goal 4 measures a pull
+// against: the stored size of NEW's changed and added objects (an
+// object's share of its section's stored bytes, its size times the
+// section's stored/decoded ratio) plus every section that is not data
+// (tables, digests, signature) and the header and section table. It
+// prints one line of "key value" pairs.
 //
 // Usage: go run ./bench/sectionshare OLD.bpx NEW.bpx
 package main
@@ -42,17 +47,38 @@ func main() {
 	oldObjs := objects(oldP)
 	var changed, added, removed int
 	var changedBytes int64
+	secs := newP.Reader.Sections
+	ideal := float64(32 + 24*len(secs))
+	for _, s := range secs {
+		if s.Type != pack.SectionData {
+			ideal += float64(s.StoredSize())
+		}
+	}
+	share := func(o pack.Object) float64 {
+		if int(o.Start) >= len(secs) || secs[o.Start].USize == 0 {
+			return float64(o.Size)
+		}
+		s := secs[o.Start]
+		return float64(o.Size) * float64(s.StoredSize()) / float64(s.USize)
+	}
 	newNames := map[string]bool{}
-	for name, sum := range objects(newP) {
+	newObjs := objects(newP)
+	for _, obj := range newP.Objects() {
+		name, sum := obj.Name, newObjs[obj.Name]
+		if newNames[name] {
+			continue
+		}
 		newNames[name] = true
 		o, ok := oldObjs[name]
 		switch {
 		case !ok:
 			added++
 			changedBytes += sum.size
+			ideal += share(obj)
 		case o.crc != sum.crc || o.size != sum.size:
 			changed++
 			changedBytes += sum.size
+			ideal += share(obj)
 		}
 	}
 	for name := range oldObjs {
@@ -60,8 +86,8 @@ func main() {
 			removed++
 		}
 	}
-	fmt.Printf("sections %d shared %d fetch_bytes %d total_bytes %d changed %d added %d removed %d changed_object_bytes %d\n",
-		sections, shared, fetch, total, changed, added, removed, changedBytes)
+	fmt.Printf("sections %d shared %d fetch_bytes %d total_bytes %d changed %d added %d removed %d changed_object_bytes %d ideal_bytes %.0f\n",
+		sections, shared, fetch, total, changed, added, removed, changedBytes, ideal)
 }
 
 type objSum struct {
