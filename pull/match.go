@@ -80,7 +80,11 @@ func (p *puller) match(ctx context.Context) error {
 // resume opens LOCAL.part, if there is one, and marks the chunks it
 // already holds, at their own offsets.
 func (p *puller) resume() error {
-	f, err := os.OpenFile(p.part, os.O_RDWR, 0)
+	flag := os.O_RDWR
+	if p.dry {
+		flag = os.O_RDONLY
+	}
+	f, err := os.OpenFile(p.part, flag, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

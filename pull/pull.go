@@ -45,10 +45,7 @@ const PartSuffix = ".part"
 // remote.Open and opts; WithClient and the timeouts are the options a
 // caller may want to set.
 func PullURL(ctx context.Context, url, local string, ropts []remote.Option, opts ...Option) (*Result, error) {
-	// Small blocks and head: a pull reads the header and table, then asks
-	// for exact ranges (FetchAt); the head's bytes beyond the table would
-	// be counted for nothing.
-	f, err := remote.Open(ctx, url, append([]remote.Option{remote.WithBlockSize(4 << 10), remote.WithHeadSize(16 << 10)}, ropts...)...)
+	f, err := openURL(ctx, url, ropts)
 	if err != nil {
 		return nil, err
 	}
@@ -75,14 +72,7 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 	if err != nil {
 		return nil, err
 	}
-	p := &puller{cfg: cfg, src: src, size: src.Size(), local: local, part: local + PartSuffix}
-	p.fetchAt = src.ReadAt
-	if f, ok := src.(interface {
-		FetchAt([]byte, int64) (int, error)
-	}); ok {
-		p.fetchAt = f.FetchAt
-	}
-	p.res.Size = p.size
+	p := newPuller(cfg, src, local)
 	defer p.closeFiles()
 	if err := p.readLayout(); err != nil {
 		return nil, err
@@ -118,6 +108,77 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 	return &p.res, nil
 }
 
+// newPuller returns a pull of src into local.
+func newPuller(cfg config, src Source, local string) *puller {
+	p := &puller{cfg: cfg, src: src, size: src.Size(), local: local, part: local + PartSuffix}
+	p.fetchAt = src.ReadAt
+	if f, ok := src.(interface {
+		FetchAt([]byte, int64) (int, error)
+	}); ok {
+		p.fetchAt = f.FetchAt
+	}
+	p.res.Size = p.size
+	return p
+}
+
+// Plan tells what Pull would do without doing it: it reads the header,
+// the section table and the chunk digests of src and the local files,
+// and returns the Result Pull would (Copied, Resumed, Fetched and
+// Requests as Pull would copy, keep and fetch them, retries aside).
+// Nothing is written, LOCAL.part included.
+func Plan(ctx context.Context, src Source, local string, opts ...Option) (*Result, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	p := newPuller(cfg, src, local)
+	p.dry = true
+	defer p.closeFiles()
+	if err := p.readLayout(); err != nil {
+		return nil, err
+	}
+	if p.digests == nil {
+		p.res.Whole = true
+		p.wholeSegments()
+	} else if err := p.match(ctx); err != nil {
+		return nil, err
+	}
+	if p.res.UpToDate {
+		return &p.res, nil
+	}
+	for _, s := range p.segs {
+		if s.chunk >= 0 && p.state[s.chunk].file >= 0 {
+			p.res.Copied += s.n
+		}
+	}
+	runs, _ := p.runs()
+	for _, r := range runs {
+		n := p.segs[r.last].off + p.segs[r.last].n - p.segs[r.first].off
+		p.res.Fetched += n
+		p.res.Requests += int((n + maxRequest - 1) / maxRequest)
+	}
+	return &p.res, nil
+}
+
+// PlanURL is Plan of the package at url, read with remote.Open and
+// ropts, as PullURL reads it.
+func PlanURL(ctx context.Context, url, local string, ropts []remote.Option, opts ...Option) (*Result, error) {
+	f, err := openURL(ctx, url, ropts)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Plan(ctx, f, local, opts...)
+}
+
+// openURL opens url as PullURL and PlanURL read it.
+func openURL(ctx context.Context, url string, ropts []remote.Option) (*remote.File, error) {
+	// Small blocks and head: a pull reads the header and table, then asks
+	// for exact ranges (FetchAt); the head's bytes beyond the table would
+	// be counted for nothing.
+	return remote.Open(ctx, url, append([]remote.Option{remote.WithBlockSize(4 << 10), remote.WithHeadSize(16 << 10)}, ropts...)...)
+}
+
 // interrupted reports whether err stopped a pull that may go on later:
 // a cancelled context, a failed request, a local read or write error.
 func interrupted(err error) bool {
@@ -134,6 +195,7 @@ type puller struct {
 	size    int64
 	local   string
 	part    string
+	dry     bool // Plan: nothing is written
 
 	head    []byte              // main header and section table, as served
 	secs    []bpx.SectionHeader // the section table

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/remote"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -49,11 +50,22 @@ func TestPullRebuilt(t *testing.T) {
 	s := newServer(t, fx.new)
 	local := filepath.Join(t.TempDir(), "game.bpx")
 	writeFile(t, local, fx.old)
+	plan, err := PlanURL(context.Background(), s.url(), local, []remote.Option{remote.WithClient(s.Client())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBeOld(t, local, fx.old)
+	s.setHook(nil) // counts from 0
 	res, err := s.pull(t, context.Background(), local)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustBe(t, local, fx.new)
+	// The plan's figures are the pull's; the pull's first request also
+	// gets the rest of its 16 KiB.
+	if plan.Copied != res.Copied || plan.Requests != res.Requests || plan.Fetched > res.Fetched || plan.Fetched < res.Fetched-16<<10 {
+		t.Errorf("plan %+v, pull %+v", plan, res)
+	}
 	if fi, _ := os.Stat(local); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, want the old file's 0640", fi.Mode().Perm())
 	}
@@ -119,11 +131,22 @@ func TestPullNoDigests(t *testing.T) {
 	s := newServer(t, fx.new)
 	local := filepath.Join(t.TempDir(), "game.bpx")
 	writeFile(t, local, fx.old)
+	plan, err := PlanURL(context.Background(), s.url(), local, []remote.Option{remote.WithClient(s.Client())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBeOld(t, local, fx.old)
+	s.setHook(nil) // counts from 0
 	res, err := s.pull(t, context.Background(), local)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustBe(t, local, fx.new)
+	// The plan's figures are the pull's; the pull's first request also
+	// gets the rest of its 16 KiB.
+	if plan.Copied != res.Copied || plan.Requests != res.Requests || plan.Fetched > res.Fetched || plan.Fetched < res.Fetched-16<<10 {
+		t.Errorf("plan %+v, pull %+v", plan, res)
+	}
 	if !res.Whole || res.Copied != 0 {
 		t.Errorf("%+v", res)
 	}

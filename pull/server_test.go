@@ -53,7 +53,7 @@ func (s *server) set(content []byte, etag string) {
 
 func (s *server) setHook(h func(w http.ResponseWriter, r *http.Request, n int) bool) {
 	s.mu.Lock()
-	s.hook, s.requests = h, 0
+	s.hook, s.requests, s.bytes = h, 0, 0
 	s.mu.Unlock()
 }
 

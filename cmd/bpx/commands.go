@@ -248,10 +248,14 @@ a package's are neither compared nor carried). A directory is read as bpx
 pack and bpx add read it.` + linkDoc + ` Exit status as diff(1): 0 when A and B
 hold the same files, 1 when they differ, 2 on trouble (bad usage, an
 unreadable or damaged input, a dangling link), unlike the other commands,
-which use 1 for bad input. --key signs the patch package.` + interruptDoc,
+which use 1 for bad input. --key signs the patch package. When A is a
+package URL and B a local package (bpx diff URL LOCAL), the files are
+compared by size and CRC-32C digest, fetching no object, and a last line
+on standard error says what bpx pull URL LOCAL would fetch and copy.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},
+		{"What a pull would change and fetch, fetching only the tables.", "bpx diff https://cdn.example.com/game/assets.bpx assets.bpx"},
 		{"Write the patch that turns old.bpx into new.bpx (apply: bpx unpack -L patch.bpx old.bpx).", "bpx diff --patch patch.bpx old.bpx new.bpx"},
 	},
 	Setup: setupDiff,

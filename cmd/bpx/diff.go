@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
+	"github.com/gobpx/bpx/pull"
+	"github.com/gobpx/bpx/remote"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -59,7 +63,7 @@ func (f *diffFlags) run(e *env, pos []string) int {
 		defer closer()
 		trees[i] = t
 	}
-	changes, err := pack.Diff(trees[0], trees[1])
+	changes, err := f.diff(e, pos, trees)
 	if err != nil {
 		return f.trouble(e, err)
 	}
@@ -160,4 +164,45 @@ func (f *diffFlags) openTree(name string) (fs.FS, func(), error) {
 		return nil, nil, err
 	}
 	return p.Package, func() { p.Close() }, nil
+}
+
+// diff compares the trees. A package URL against a local package is
+// compared by object digests, reading no object, and diff then says what
+// "bpx pull URL LOCAL" would fetch (on standard error: standard output
+// keeps the list).
+func (f *diffFlags) diff(e *env, pos []string, trees [2]fs.FS) ([]pack.Change, error) {
+	pa, okA := trees[0].(*pack.Package)
+	pb, okB := trees[1].(*pack.Package)
+	if !okA || !okB || f.patch != "" || !isURL(pos[0]) || isURL(pos[1]) {
+		return pack.Diff(trees[0], trees[1])
+	}
+	changes, err := pack.DiffDigests(pa, pb)
+	if errors.Is(err, bpx.ErrUnsupported) {
+		changes, err = pack.Diff(trees[0], trees[1])
+	}
+	if err != nil {
+		return nil, err
+	}
+	plan, err := pull.PlanURL(context.Background(), pos[0], pos[1], []remote.Option{remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout)})
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "bpx diff: what a pull would fetch is unknown: %s\n", termsafe.Message(err.Error()))
+		return changes, nil
+	}
+	fmt.Fprintf(e.Stderr, "bpx diff: %s\n", planSummary(termsafe.Name(pos[1]), plan))
+	return changes, nil
+}
+
+// planSummary says what a pull would do.
+func planSummary(local string, r *pull.Result) string {
+	switch {
+	case r.UpToDate:
+		return "bpx pull would leave " + local + " as it is: it is the package"
+	case r.Whole:
+		return fmt.Sprintf("bpx pull would download the package whole, %s (it has no chunk digests)", formatBytes(r.Size))
+	}
+	pct := 0.0
+	if r.Size > 0 {
+		pct = 100 * float64(r.Fetched) / float64(r.Size)
+	}
+	return fmt.Sprintf("bpx pull would fetch %s of %s (%.1f%%) in %s and copy %s from %s", formatBytes(r.Fetched), formatBytes(r.Size), pct, plural(r.Requests, "request"), formatBytes(r.Copied), local)
 }

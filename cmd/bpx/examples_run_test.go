@@ -16,8 +16,9 @@ var runnableExamples = []string{"info", "verify", "cat", "ls", "pack", "unpack",
 // unrunExamples are the examples of runnableExamples that need what the
 // fixture does not make, and why.
 var unrunExamples = map[string]string{
-	"bpx sd -s 3 --typed model.bpx":                              "needs a model",
-	"bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx": "needs the user's SSH key",
+	"bpx sd -s 3 --typed model.bpx":                               "needs a model",
+	"bpx sign --key ~/.ssh/id_ed25519 -o mod-signed.bpx mod.bpx":  "needs the user's SSH key",
+	"bpx diff https://cdn.example.com/game/assets.bpx assets.bpx": "needs a server (TestDiffURLLocal)",
 }
 
 // exampleFixture writes the files the examples name into dir: the tree

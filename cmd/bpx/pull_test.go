@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -75,4 +76,44 @@ func TestPull(t *testing.T) {
 		t.Fatalf("missing URL: %+v", res)
 	}
 	check(local)
+}
+
+// TestDiffURLLocal: bpx diff URL LOCAL lists the changes and what a pull
+// would fetch, fetching tables and digests only.
+func TestDiffURLLocal(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(3, 4))
+	files := map[string]string{}
+	for i := range 40 {
+		b := make([]byte, 150_000)
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		files[fmt.Sprintf("media/f%02d.ogg", i)] = string(b)
+	}
+	writeFiles(t, filepath.Join(dir, "v1"), files)
+	files["media/f04.ogg"] = files["media/f04.ogg"][:1000] + "changed"
+	files["media/new.ogg"] = "new"
+	writeFiles(t, filepath.Join(dir, "v2"), files)
+	www := filepath.Join(dir, "www")
+	os.Mkdir(www, 0o755)
+	for _, v := range []string{"v1", "v2"} {
+		if r := runBPX(t, nil, "pack", "-q", "-o", filepath.Join(www, v+".bpx"), filepath.Join(dir, v)); r.Code != exitOK {
+			t.Fatalf("pack %s: %+v", v, r)
+		}
+	}
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.FileServer(http.Dir(www)).ServeHTTP(countingWriter{w, &sent}, r)
+	}))
+	defer srv.Close()
+	res := runBPX(t, nil, "diff", srv.URL+"/v2.bpx", filepath.Join(www, "v1.bpx"))
+	if res.Code != exitFail || res.Stdout != "M media/f04.ogg\n- media/new.ogg\n" || !strings.Contains(res.Stderr, "bpx pull would fetch ") {
+		t.Fatalf("%+v", res)
+	}
+	// The package's head (remote.DefaultHeadSize), the pull's header
+	// and its digests.
+	if fi, _ := os.Stat(filepath.Join(www, "v2.bpx")); sent.Load() > fi.Size()/4 {
+		t.Errorf("diff fetched %d bytes of a %d-byte package", sent.Load(), fi.Size())
+	}
 }

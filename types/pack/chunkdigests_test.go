@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -247,4 +248,37 @@ func FuzzChunkDigests(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDiffDigests: DiffDigests finds what Diff finds, reading no object.
+func TestDiffDigests(t *testing.T) {
+	tree := noiseTree(1<<20, 8)
+	a := openBytes(t, pkgBytes(t, tree))
+	changed := fstest.MapFS{}
+	for k, v := range tree {
+		changed[k] = v
+	}
+	var names []string
+	for k := range tree {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	changed[names[0]] = &fstest.MapFile{Data: []byte("other")}
+	b0 := bytes.Clone(tree[names[1]].Data)
+	b0[len(b0)/2] ^= 1 // same size, other bytes
+	changed[names[1]] = &fstest.MapFile{Data: b0}
+	delete(changed, names[2])
+	changed["new/file"] = &fstest.MapFile{Data: []byte("new")}
+	b := openBytes(t, pkgBytes(t, changed))
+	want, err := Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DiffDigests(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 4 {
+		t.Errorf("DiffDigests %v, Diff %v", got, want)
+	}
 }

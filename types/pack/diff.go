@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+
+	"github.com/gobpx/bpx"
 )
 
 // ChangeOp says how a file differs between two trees.
@@ -282,4 +284,47 @@ func sameBytes(x, y io.Reader) bool {
 			return (errx == io.EOF || errx == io.ErrUnexpectedEOF) && errx == erry
 		}
 	}
+}
+
+// DiffDigests is Diff for two Packages that reads no object: files of
+// the same size are equal when their CRC-32C digests (SectionDigests)
+// are. A report, not a proof: a CRC-32C can be forged, so use it where
+// reading the objects costs too much (a package on a server) and nothing
+// depends on its answer. A package without usable object digests fails
+// with an error matching bpx.ErrUnsupported.
+func DiffDigests(a, b *Package) ([]Change, error) {
+	var sums [2][]uint32
+	for i, p := range []*Package{a, b} {
+		if err := p.load(); err != nil {
+			return nil, err
+		}
+		if sums[i] = p.digests(); sums[i] == nil {
+			return nil, fmt.Errorf("pack: DiffDigests: a package without object digests: %w", bpx.ErrUnsupported)
+		}
+	}
+	fa, err := listFiles(a)
+	if err != nil {
+		return nil, err
+	}
+	fb, err := listFiles(b)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for name, x := range fa {
+		y, ok := fb[name]
+		switch {
+		case !ok:
+			changes = append(changes, Change{name, Removed})
+		case x.size != y.size || sums[0][x.obj] != sums[1][y.obj]:
+			changes = append(changes, Change{name, Modified})
+		}
+	}
+	for name := range fb {
+		if _, ok := fa[name]; !ok {
+			changes = append(changes, Change{name, Added})
+		}
+	}
+	slices.SortFunc(changes, func(x, y Change) int { return cmpPath(x.Name, y.Name) })
+	return changes, nil
 }
