@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"testing/fstest"
@@ -340,4 +341,36 @@ func TestPullTrusted(t *testing.T) {
 	if res.Copied == 0 {
 		t.Errorf("%+v", res)
 	}
+}
+
+// TestPullBusy: a second pull of the same file while one runs fails at
+// once and leaves the first one's LOCAL.part.
+func TestPullBusy(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no flock")
+	}
+	fx := newFixture(t)
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, fx.old)
+	f, err := os.OpenFile(local+PartSuffix, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !lockFile(f) {
+		t.Fatal("cannot lock")
+	}
+	s := newServer(t, fx.new)
+	if _, err := s.pull(t, context.Background(), local); !errors.Is(err, ErrBusy) {
+		t.Fatalf("got %v, want ErrBusy", err)
+	}
+	mustBeOld(t, local, fx.old)
+	if _, err := os.Stat(local + PartSuffix); err != nil {
+		t.Fatalf("the running pull's %s was removed", PartSuffix)
+	}
+	f.Close()
+	if _, err := s.pull(t, context.Background(), local); err != nil {
+		t.Fatal(err)
+	}
+	mustBe(t, local, fx.new)
 }

@@ -80,18 +80,18 @@ func (p *puller) match(ctx context.Context) error {
 // resume opens LOCAL.part, if there is one, and marks the chunks it
 // already holds, at their own offsets.
 func (p *puller) resume() error {
-	flag := os.O_RDWR
-	if p.dry {
-		flag = os.O_RDONLY
+	f := p.out    // Pull's, locked
+	if f == nil { // Plan's
+		var err error
+		f, err = os.Open(p.part)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p.out = f
 	}
-	f, err := os.OpenFile(p.part, flag, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	p.out = f
 	fi, err := f.Stat()
 	if err != nil {
 		return err

@@ -73,16 +73,21 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return nil, err
 	}
 	p := newPuller(cfg, src, local)
-	defer p.closeFiles()
 	if err := p.readLayout(); err != nil {
+		p.closeFiles()
 		return nil, err
 	}
 	keep := false
 	defer func() {
-		if err != nil && !keep {
+		p.closeFiles() // before the removal: Windows removes no open file
+		if err != nil && !keep || p.res.UpToDate {
 			os.Remove(p.part)
 		}
 	}()
+	if err := p.openPart(); err != nil {
+		keep = true // another pull's, or one that cannot be opened
+		return nil, err
+	}
 	if p.digests == nil {
 		p.res.Whole = true
 		p.wholeSegments()
@@ -91,8 +96,7 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return nil, err
 	}
 	if p.res.UpToDate {
-		os.Remove(p.part) // an interrupted pull of the same file
-		return &p.res, nil
+		return &p.res, nil // LOCAL.part goes, an interrupted pull's of the same file included
 	}
 	if err := p.write(ctx); err != nil {
 		keep = interrupted(err) || ctx.Err() != nil
@@ -106,6 +110,23 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return nil, err
 	}
 	return &p.res, nil
+}
+
+// ErrBusy is the error of a pull of a file that another pull is updating.
+var ErrBusy = errors.New("pull: another pull of this file is running")
+
+// openPart opens (or creates) LOCAL.part and locks it against other pulls.
+func (p *puller) openPart() error {
+	f, err := os.OpenFile(p.part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if !lockFile(f) {
+		f.Close()
+		return fmt.Errorf("%w: %s is locked", ErrBusy, p.part)
+	}
+	p.out = f
+	return nil
 }
 
 // newPuller returns a pull of src into local.

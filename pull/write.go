@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
-	"os"
 	"sync"
 
 	"github.com/gobpx/bpx"
@@ -15,15 +14,12 @@ import (
 // write assembles the new file in LOCAL.part: the known bytes, the chunks
 // of local files (checked again as they are copied) and the fetched rest.
 func (p *puller) write(ctx context.Context) error {
-	if p.out == nil || p.digests == nil {
-		if p.out != nil {
-			p.out.Close()
-		}
-		f, err := os.OpenFile(p.part, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
+	if p.digests == nil {
+		// Without digests nothing in LOCAL.part can be checked: the
+		// download starts over.
+		if err := p.out.Truncate(0); err != nil {
 			return err
 		}
-		p.out = f
 	}
 	if err := p.out.Truncate(p.size); err != nil {
 		return err
