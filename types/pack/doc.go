@@ -38,6 +38,14 @@
 // through package remote. The tables are read when first needed (Objects,
 // OpenObject, Unpack...; LoadTables).
 //
+// A package of 1 MiB of objects or more (ChunkDigestsThreshold,
+// WithChunkDigests) ends with SectionChunkDigests: the SHA-256 of every
+// content-defined chunk of about 16 KiB of its sections' stored bytes, 0.2%
+// of its size. Package pull uses them to update a local copy from a
+// server, downloading only the chunks the local files lack; a reader
+// ignores them. ParseChunkDigests checks such a section's layout and
+// sizes (what it allocates is bounded by the section's size).
+//
 // Decompressed sections go through a cache bounded in bytes (WithCacheSize),
 // so reading all objects in any order costs about one decompression per
 // section. A package written by this package also holds the CRC-32C of
