@@ -16,10 +16,10 @@
 #   - two consecutive releases of golang.org/x/tools ($OLD_MOD, $NEW_MOD,
 #     default v0.51.0 and v0.52.0), from the Go module proxy;
 #   - with GAME_DIR (a directory holding an extracted supertuxkart-data,
-#     see bench/game-data.sh): the game's data tree and a copy with a
+#     see bench/game-data.sh): the game's data tree and copies with a
 #     patch-like change (20 files changed, 100 added, 10 removed, spread
-#     over the tree), packed anew, and the same change made to OLD's
-#     package with bpx add and bpx rm ("edited").
+#     over the tree; two kinds, see below), packed anew, and the same
+#     change made to OLD's package with bpx add and bpx rm.
 # PACK_FLAGS are given to every pack (e.g. --stable-sections). zsync is
 # taken from $ZSYNC_DIR, else the PATH, else downloaded with apt-get.
 # Usage: TMPDIR=/dev/shm bench/pull.sh
@@ -91,7 +91,8 @@ row() {
 # pack DIR OUT: a package and a zip of DIR.
 pack() {
 	"$bpx" pack -q --skip-dangling $PACK_FLAGS -o "$2.bpx" "$1" 2>>"$work/skipped"
-	(cd "$1" && zip -q -r -X "$2.zip" .)
+	rm -f "$2.zip"
+	(cd "$1" && find . -type f | LC_ALL=C sort | zip -q -X "$2.zip" -@)
 }
 
 echo "| pair | new package | ideal | bpx pull | zsync | chunk digests |"
@@ -105,25 +106,36 @@ row "$OLD_MOD -> ${NEW_MOD#*@}" "$work/old.bpx" "$work/new.bpx" "$work/old.zip" 
 if [ -n "${GAME_DIR:-}" ]; then
 	tree=$(find "$GAME_DIR" -mindepth 1 -maxdepth 1 -type d | head -1)
 	cp -r "$tree" "$work/game-old"
-	cp -r "$tree" "$work/game-new"
-	(cd "$work/game-new" && find . -type f | sort) >"$work/files"
+	(cd "$work/game-old" && find . -type f | sort) >"$work/files"
 	n=$(wc -l <"$work/files")
 	# As bench/rebuild.sh: every (n/20)th file changed, every (n/100)th
-	# copied to a new name beside it, every (n/10)th of the rest removed.
+	# gets a new file beside it, every (n/10)th of the rest removed.
 	awk -v n="$n" 'NR % int(n / 20) == 1' "$work/files" | head -20 >"$work/changed"
 	awk -v n="$n" 'NR % int(n / 100) == 2' "$work/files" | head -100 >"$work/copied"
 	awk -v n="$n" 'NR % int(n / 10) == 3' "$work/files" | head -10 >"$work/removed"
-	(cd "$work/game-new" &&
-		while read -r f; do printf 'patched\n' >>"$f"; done <"$work/changed" &&
-		while read -r f; do cp "$f" "$f.new"; done <"$work/copied" &&
-		while read -r f; do rm -f "$f"; done <"$work/removed")
 	pack "$work/game-old" "$work/gold"
-	pack "$work/game-new" "$work/gnew"
-	row "game data, 20 changed, 100 added, 10 removed, packed anew" "$work/gold.bpx" "$work/gnew.bpx" "$work/gold.zip" "$work/gnew.zip"
-	rm -rf "$work/game-old"
-	cp "$work/gold.bpx" "$work/gedit.bpx"
-	(cd "$work/game-new" && sed 's|^\./||; s|$|.new|' "$work/copied" | cat - "$work/changed" | sed 's|^\./||' |
-		xargs "$bpx" add "$work/gedit.bpx" >/dev/null)
-	sed 's|^\./||' "$work/removed" | xargs "$bpx" rm "$work/gedit.bpx" >/dev/null
-	row "game data, the same change made with bpx add and rm" "$work/gold.bpx" "$work/gedit.bpx" "$work/gold.zip" "$work/gnew.zip"
+	# Two kinds of patch. "append": as bench/rebuild.sh, a line appended
+	# to each changed file, the new files copies of their neighbours (what
+	# a pull finds locally: less than the ideal). "rewrite": the changed
+	# files and the new ones random bytes of the same sizes, as assets
+	# exported anew (a pull must fetch all of them).
+	for style in append rewrite; do
+		rm -rf "$work/game-new"
+		cp -r "$work/game-old" "$work/game-new"
+		(cd "$work/game-new" &&
+			while read -r f; do
+				if [ $style = append ]; then printf 'patched\n' >>"$f"; else head -c "$(wc -c <"$f")" /dev/urandom >"$f.tmp" && mv "$f.tmp" "$f"; fi
+			done <"$work/changed" &&
+			while read -r f; do
+				if [ $style = append ]; then cp "$f" "$f.new"; else head -c "$(wc -c <"$f")" /dev/urandom >"$f.new"; fi
+			done <"$work/copied" &&
+			while read -r f; do rm -f "$f"; done <"$work/removed")
+		pack "$work/game-new" "$work/gnew"
+		row "game data ($style): 20 changed, 100 added, 10 removed, packed anew" "$work/gold.bpx" "$work/gnew.bpx" "$work/gold.zip" "$work/gnew.zip"
+		cp "$work/gold.bpx" "$work/gedit.bpx"
+		(cd "$work/game-new" && sed 's|$|.new|' "$work/copied" | cat - "$work/changed" | sed 's|^\./||' |
+			xargs "$bpx" add "$work/gedit.bpx" >/dev/null)
+		sed 's|^\./||' "$work/removed" | xargs "$bpx" rm "$work/gedit.bpx" >/dev/null
+		row "game data ($style): the same change made with bpx add and rm" "$work/gold.bpx" "$work/gedit.bpx" "$work/gold.zip" "$work/gnew.zip"
+	done
 fi

@@ -8,11 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"sort"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/cdc"
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // match finds where each chunk's bytes come from: LOCAL.part at the
@@ -124,34 +124,30 @@ type scanner struct {
 	next   int64 // when to report progress
 }
 
-// scan cuts file k into chunks, section by section if it is a BPX file
-// (as the digests were cut), else as one stream, and returns how many
-// of its chunks are the new file's at the same offset when local is set.
+// scan cuts file k into chunks, from the end of its section table if it
+// is a BPX file (where the sections' stored bytes start, as the digests
+// were cut), else from its start, as one stream, and returns how many of
+// its chunks are the new file's at the same offset when local is set.
 func (sc *scanner) scan(ctx context.Context, k int, f *os.File, local bool) (int, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
 	type span struct{ off, n int64 }
-	var spans []span
+	spans := []span{{0, fi.Size()}}
 	if r, err := bpx.NewReader(f, fi.Size()); err == nil && r.Header.Version != 0 {
-		for _, s := range r.Sections {
-			if n := int64(s.StoredSize()); n > 0 && int64(s.Pointer)+n <= fi.Size() {
-				spans = append(spans, span{int64(s.Pointer), n})
-			}
+		// Up to its own chunk digests, if it has them: a package that is
+		// the new one then cuts its last chunk where the new one does.
+		start := min(bpx.MainHeaderSize+int64(len(r.Sections))*bpx.SectionHeaderSize, fi.Size())
+		end := fi.Size()
+		if s := r.FindSection(pack.SectionChunkDigests); s != nil && int64(s.Pointer) >= start && int64(s.Pointer) <= end {
+			end = int64(s.Pointer)
 		}
-		slices.SortFunc(spans, func(a, b span) int { return int(min(max(a.off-b.off, -1), 1)) })
-	} else {
-		spans = []span{{0, fi.Size()}}
+		spans = []span{{start, end - start}}
 	}
 	chunks := sc.p.digests.Chunks
 	hits := 0
-	var end int64 // spans that overlap an earlier one are skipped
 	for _, s := range spans {
-		if s.off < end {
-			continue
-		}
-		end = s.off + s.n
 		c := cdc.NewChunker(io.NewSectionReader(f, s.off, s.n), sc.params, sc.buf)
 		for {
 			if err := ctx.Err(); err != nil {

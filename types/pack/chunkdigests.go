@@ -12,16 +12,18 @@ import (
 
 // SectionChunkDigests is the type of the section that lets a copy of a
 // package be updated by downloading only what changed (see package pull):
-// every section before it is cut into content-defined chunks of its stored
-// bytes (compressed as they are), and the section lists each chunk's
-// length and SHA-256. A pull cuts the files a player already has the same
-// way and copies every chunk whose digest it finds there; the cuts depend
-// on the bytes, not on their offsets, so that a section whose objects
-// moved still shares the chunks of the bytes that did not change. The
-// Writer and the Editor add it as the package's last section (before a
-// signature, which covers it) when the objects hold at least
-// ChunkDigestsThreshold bytes; other readers, the reference SDK among
-// them, pass over a section type they do not know.
+// the stored bytes of the sections before it (compressed as they are),
+// which lie one after the other in the file, are cut into content-defined
+// chunks as one stream, and the section lists each chunk's length and
+// SHA-256. A pull cuts the files a player already has the same way and
+// copies every chunk whose digest it finds there; the cuts depend on the
+// bytes, not on their offsets, so that bytes that moved (objects after an
+// insertion, stored sections whose boundaries shifted) still make the
+// same chunks, a few chunks after the change. The Writer and the Editor
+// add it as the package's last section (before a signature, which covers
+// it) when the objects hold at least ChunkDigestsThreshold bytes; other
+// readers, the reference SDK among them, pass over a section type they do
+// not know.
 //
 // Layout, little-endian:
 //
@@ -32,15 +34,15 @@ import (
 //	8      4     average chunk size (a power of two)
 //	12     4     maximum chunk size
 //	16     4     number of sections n: the sections before this one
-//	20     4·n   number of chunks of each of them
-//	20+4n  36·k  each chunk, section by section: its length (4 bytes) and SHA-256 (32)
+//	20     4     number of chunks k
+//	24     36·k  each chunk in file order: its length (4 bytes) and SHA-256 (32)
 //
-// A section's chunks are cut from its first stored byte and add up to
-// its stored size; an empty section has none. The chunking function's
-// table is fixed by the format (see internal/cdc); packages choose the
-// sizes, 16 KiB on average, larger above 16 GiB of data so that a package
-// has at most about a million chunks. The section costs 36 bytes per
-// chunk: 0.2% of a package.
+// The chunks start at the first byte of section 0 and add up to the
+// stored sizes of sections 0 to n-1, which must follow each other in the
+// file without gaps. The chunking function's table is fixed by the format
+// (see internal/cdc); packages choose the sizes, 16 KiB on average, larger
+// above 16 GiB of data so that a package has at most about a million
+// chunks. The section costs 36 bytes per chunk: 0.2% of a package.
 const SectionChunkDigests = 0xF3
 
 // ChunkDigestsThreshold is the size of the objects of a package from which
@@ -50,7 +52,7 @@ const ChunkDigestsThreshold = 1 << 20
 
 const (
 	chunkAlgFastCDC    = 1
-	chunkHeaderSize    = 20
+	chunkHeaderSize    = 24
 	chunkRecordSize    = 4 + sha256.Size
 	maxChunkSizeFormat = cdc.MaxMax
 )
@@ -89,46 +91,60 @@ func writeChunkDigests(bw *bpx.Writer, size uint64) error {
 	return bw.WriteSummary(SectionChunkDigests, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, newChunkSummary(cdc.ForSize(int64(size))))
 }
 
-// chunkSummary computes SectionChunkDigests (a bpx.Summarizer).
+// chunkSummary computes SectionChunkDigests (a bpx.Summarizer): the
+// sections' stored bytes are one stream, cut where cdc.Params.Cut says,
+// so that the result is the chunking of their concatenation.
 type chunkSummary struct {
 	p       cdc.Params
-	counts  []uint32
+	n       uint32 // sections added
+	carry   []byte // bytes not yet cut: less than 2·p.Max
 	records []byte
-	buf     []byte
 }
 
-func newChunkSummary(p cdc.Params) *chunkSummary { return &chunkSummary{p: p} }
+func newChunkSummary(p cdc.Params) *chunkSummary {
+	return &chunkSummary{p: p, carry: make([]byte, 0, 2*p.Max)}
+}
 
 func (s *chunkSummary) Add(_ bpx.SectionHeader, stored io.Reader) error {
-	c := cdc.NewChunker(stored, s.p, s.buf)
-	var n uint32
+	s.n++
 	for {
-		chunk, err := c.Next()
+		k, err := stored.Read(s.carry[len(s.carry):cap(s.carry)])
+		s.carry = s.carry[:len(s.carry)+k]
+		if len(s.carry) == cap(s.carry) {
+			s.cut(s.p.Max)
+		}
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(chunk)
-		s.records = binary.LittleEndian.AppendUint32(s.records, uint32(len(chunk)))
-		s.records = append(s.records, sum[:]...)
-		n++
 	}
-	s.counts = append(s.counts, n)
-	return nil
+}
+
+// cut emits chunks while at least keep bytes are waiting (a chunk cut
+// with fewer could end elsewhere once more bytes come).
+func (s *chunkSummary) cut(keep int) {
+	b := s.carry
+	for len(b) >= keep && len(b) > 0 {
+		n := s.p.Cut(b)
+		sum := sha256.Sum256(b[:n])
+		s.records = binary.LittleEndian.AppendUint32(s.records, uint32(n))
+		s.records = append(s.records, sum[:]...)
+		b = b[n:]
+	}
+	s.carry = s.carry[:copy(s.carry, b)]
 }
 
 func (s *chunkSummary) Data() ([]byte, error) {
-	b := make([]byte, chunkHeaderSize, chunkHeaderSize+4*len(s.counts)+len(s.records))
+	s.cut(1) // the end of the stream is the last cut
+	b := make([]byte, chunkHeaderSize, chunkHeaderSize+len(s.records))
 	b[0] = chunkAlgFastCDC
 	binary.LittleEndian.PutUint32(b[4:], uint32(s.p.Min))
 	binary.LittleEndian.PutUint32(b[8:], uint32(s.p.Avg))
 	binary.LittleEndian.PutUint32(b[12:], uint32(s.p.Max))
-	binary.LittleEndian.PutUint32(b[16:], uint32(len(s.counts)))
-	for _, n := range s.counts {
-		b = binary.LittleEndian.AppendUint32(b, n)
-	}
+	binary.LittleEndian.PutUint32(b[16:], s.n)
+	binary.LittleEndian.PutUint32(b[20:], uint32(len(s.records)/chunkRecordSize))
 	return append(b, s.records...), nil
 }
 
@@ -137,14 +153,14 @@ func (s *chunkSummary) Data() ([]byte, error) {
 type ChunkDigests struct {
 	// Min, Avg and Max are the chunking's sizes.
 	Min, Avg, Max int
-	// Sections holds, for each section before SectionChunkDigests, the
-	// index of its first chunk in Chunks; Sections[n] is len(Chunks).
-	Sections []int
+	// Start and End are the file offsets of the bytes the chunks cover:
+	// the stored bytes of the sections before SectionChunkDigests.
+	Start, End int64
 	// Chunks holds every chunk in file order.
 	Chunks []Chunk
 }
 
-// A Chunk is a run of a section's stored bytes.
+// A Chunk is a run of the sections' stored bytes.
 type Chunk struct {
 	Off    int64  // offset in the file
 	Len    uint32 // length
@@ -153,10 +169,10 @@ type Chunk struct {
 
 // ParseChunkDigests parses data, the decoded SectionChunkDigests of a
 // container whose section table is sections, at index at. It checks the
-// layout, the sizes (chunks of every section add up to its stored size,
-// none longer than the maximum) and that the section covers every section
-// before it; a failure is a bpx.ErrFormat error. What it allocates is
-// bounded by len(data).
+// layout, that the section covers every section before it, that those
+// follow each other without gaps, and that the chunks add up to their
+// stored size, none longer than the maximum; a failure is a bpx.ErrFormat
+// error. What it allocates is bounded by len(data).
 func ParseChunkDigests(data []byte, sections []bpx.SectionHeader, at int) (*ChunkDigests, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("pack: chunk digests (section %d): %s: %w", at, fmt.Sprintf(format, a...), bpx.ErrFormat)
@@ -172,43 +188,37 @@ func ParseChunkDigests(data []byte, sections []bpx.SectionHeader, at int) (*Chun
 	if err := p.Check(); err != nil {
 		return nil, bad("%v", err)
 	}
-	n := int64(le.Uint32(data[16:]))
-	if n != int64(at) || at > len(sections) {
+	if n := int64(le.Uint32(data[16:])); n != int64(at) || at > len(sections) {
 		return nil, bad("covers %d sections, the %d before it are", n, at)
 	}
-	rest := data[chunkHeaderSize:]
-	if int64(len(rest)) < 4*n {
-		return nil, bad("%d chunk counts in %d bytes", n, len(rest))
+	k := int64(le.Uint32(data[20:]))
+	if k*chunkRecordSize != int64(len(data))-chunkHeaderSize {
+		return nil, bad("%d chunks in %d bytes", k, len(data)-chunkHeaderSize)
 	}
-	var total int64
-	for i := range n {
-		if total += int64(le.Uint32(rest[4*i:])); total > int64(len(rest))/chunkRecordSize {
-			break // the check below fails
+	d := &ChunkDigests{Min: p.Min, Avg: p.Avg, Max: p.Max}
+	if at > 0 {
+		d.Start = int64(sections[0].Pointer)
+	}
+	d.End = d.Start
+	for i, h := range sections[:at] {
+		if int64(h.Pointer) != d.End {
+			return nil, bad("section %d starts at %d, not where section %d ends (%d)", i, h.Pointer, i-1, d.End)
 		}
+		d.End += int64(h.StoredSize())
 	}
-	if total*chunkRecordSize != int64(len(rest))-4*n {
-		return nil, bad("%d chunks in %d bytes", total, int64(len(rest))-4*n)
-	}
-	d := &ChunkDigests{Min: p.Min, Avg: p.Avg, Max: p.Max, Sections: make([]int, 0, n+1), Chunks: make([]Chunk, 0, total)}
-	recs := rest[4*n:]
-	for i := range int(n) {
-		h := sections[i]
-		d.Sections = append(d.Sections, len(d.Chunks))
-		off, end := int64(h.Pointer), int64(h.Pointer)+int64(h.StoredSize())
-		for range le.Uint32(rest[4*i:]) {
-			c := Chunk{Off: off, Len: le.Uint32(recs)}
-			copy(c.Digest[:], recs[4:chunkRecordSize])
-			recs = recs[chunkRecordSize:]
-			if c.Len == 0 || int(c.Len) > p.Max || off+int64(c.Len) > end {
-				return nil, bad("section %d: a chunk of %d bytes at offset %d, past its end %d or longer than %d", i, c.Len, off, end, p.Max)
-			}
-			off += int64(c.Len)
-			d.Chunks = append(d.Chunks, c)
+	d.Chunks = make([]Chunk, 0, k)
+	off := d.Start
+	for recs := data[chunkHeaderSize:]; len(recs) > 0; recs = recs[chunkRecordSize:] {
+		c := Chunk{Off: off, Len: le.Uint32(recs)}
+		copy(c.Digest[:], recs[4:chunkRecordSize])
+		if c.Len == 0 || int(c.Len) > p.Max || off+int64(c.Len) > d.End {
+			return nil, bad("a chunk of %d bytes at offset %d, past the sections' end %d or longer than %d", c.Len, off, d.End, p.Max)
 		}
-		if off != end {
-			return nil, bad("section %d: chunks of %d bytes, it stores %d", i, off-int64(h.Pointer), int64(h.StoredSize()))
-		}
+		off += int64(c.Len)
+		d.Chunks = append(d.Chunks, c)
 	}
-	d.Sections = append(d.Sections, len(d.Chunks))
+	if off != d.End {
+		return nil, bad("chunks of %d bytes, the sections store %d", off-d.Start, d.End-d.Start)
+	}
 	return d, nil
 }

@@ -71,8 +71,8 @@ func chunkDigestsOf(t testing.TB, b []byte) (*ChunkDigests, *bpx.Reader) {
 func checkChunks(t testing.TB, b []byte, d *ChunkDigests, r *bpx.Reader) {
 	t.Helper()
 	at := r.FindSection(SectionChunkDigests).Index
-	if len(d.Sections) != at+1 {
-		t.Fatalf("%d sections covered, want %d", len(d.Sections)-1, at)
+	if d.Start != int64(r.Sections[0].Pointer) {
+		t.Fatalf("chunks start at %d, section 0 at %d", d.Start, r.Sections[0].Pointer)
 	}
 	var covered int64
 	for _, c := range d.Chunks {
@@ -199,8 +199,9 @@ func TestParseChunkDigestsErrors(t *testing.T) {
 		"count":        func(b []byte) []byte { le.PutUint32(b[20:], le.Uint32(b[20:])+1); return b },
 		"huge count":   func(b []byte) []byte { le.PutUint32(b[20:], 1<<31); return b },
 		"truncated":    func(b []byte) []byte { return b[:len(b)-1] },
-		"chunk length": func(b []byte) []byte { o := 20 + 4*s.Index; le.PutUint32(b[o:], le.Uint32(b[o:])+1); return b },
-		"zero length":  func(b []byte) []byte { o := 20 + 4*s.Index; le.PutUint32(b[o:], 0); return b },
+		"chunk length": func(b []byte) []byte { le.PutUint32(b[24:], le.Uint32(b[24:])+1); return b },
+		"zero length":  func(b []byte) []byte { le.PutUint32(b[24:], 0); return b },
+		"too long":     func(b []byte) []byte { le.PutUint32(b[24:], 1<<20); return b },
 	} {
 		_, err := ParseChunkDigests(mod(bytes.Clone(good)), hdrs, s.Index)
 		if !errors.Is(err, bpx.ErrFormat) {
@@ -209,6 +210,12 @@ func TestParseChunkDigestsErrors(t *testing.T) {
 	}
 	if _, err := ParseChunkDigests(good, hdrs, s.Index); err != nil {
 		t.Fatal(err)
+	}
+	// Sections with a gap between them.
+	gap := slices.Clone(hdrs)
+	gap[1].Pointer++
+	if _, err := ParseChunkDigests(good, gap, s.Index); !errors.Is(err, bpx.ErrFormat) {
+		t.Errorf("a gap: %v, want ErrFormat", err)
 	}
 }
 
@@ -235,17 +242,19 @@ func FuzzChunkDigests(f *testing.F) {
 			}
 			return
 		}
-		if len(d.Sections) != n+1 || d.Sections[n] != len(d.Chunks) {
-			t.Fatalf("sections %v for %d chunks", d.Sections, len(d.Chunks))
+		var stored int64
+		for _, h := range hdrs[:n] {
+			stored += int64(h.StoredSize())
 		}
-		for i := range n {
-			var sum int64
-			for _, c := range d.Chunks[d.Sections[i]:d.Sections[i+1]] {
-				sum += int64(c.Len)
+		off := d.Start
+		for _, c := range d.Chunks {
+			if c.Off != off || c.Len == 0 || int(c.Len) > d.Max {
+				t.Fatalf("chunk %+v at %d", c, off)
 			}
-			if sum != int64(hdrs[i].StoredSize()) {
-				t.Fatalf("section %d: chunks of %d bytes, stored %d", i, sum, hdrs[i].StoredSize())
-			}
+			off += int64(c.Len)
+		}
+		if off != d.End || d.End-d.Start != stored {
+			t.Fatalf("chunks [%d, %d) end at %d, sections store %d", d.Start, d.End, off, stored)
 		}
 	})
 }
