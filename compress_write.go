@@ -90,7 +90,7 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions, maxEnc *fr
 		err = zlibCompress(in, cw, o.Level)
 	case CompressXZ:
 		flag = FlagXZ
-		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, o.BlockSize, maxEnc)
+		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, o.BlockSize, o.cuts, maxEnc)
 	}
 	if cw.err != nil {
 		err = cw.err
@@ -120,7 +120,7 @@ func zlibCompress(in *spool.Buffer, w io.Writer, l Level) error {
 // at level l, in blocks of block bytes (0: one block), which holds at most
 // a 4 MiB window of the section whatever its size (up to 12 MiB at
 // LevelMax), with pooled tables.
-func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, block int64, maxEnc *freeList[xzenc.Encoder]) error {
+func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, block int64, cuts []int64, maxEnc *freeList[xzenc.Encoder]) error {
 	pool := xzEncoders
 	if l == LevelMax {
 		pool = maxEnc
@@ -135,7 +135,11 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, block int64, m
 	if err := e.Reset(w, dict, in.Size()); err != nil {
 		return err
 	}
-	if _, err := in.WriteTo(e); err != nil {
+	var dst io.Writer = e
+	if len(cuts) > 0 {
+		dst = &cutWriter{e: e, cuts: cuts}
+	}
+	if _, err := in.WriteTo(dst); err != nil {
 		return err // e, still holding w, is left to the collector
 	}
 	err := e.Close()
@@ -149,3 +153,30 @@ func xzCompress(in *spool.Buffer, w io.Writer, dict int, l Level, block int64, m
 // the garbage collector empties: reallocating the tables costs more than
 // encoding a small section (fresh memory is slow to fault in).
 var xzEncoders = newFreeList(max(2, runtime.GOMAXPROCS(0)), func() *xzenc.Encoder { return new(xzenc.Encoder) })
+
+// cutWriter writes to e, ending a block at each of cuts (offsets in the
+// data written, increasing).
+type cutWriter struct {
+	e    *xzenc.Encoder
+	cuts []int64
+	pos  int64
+}
+
+func (c *cutWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		k := len(p)
+		if len(c.cuts) > 0 && c.cuts[0]-c.pos < int64(k) {
+			k = int(c.cuts[0] - c.pos)
+		}
+		if _, err := c.e.Write(p[:k]); err != nil {
+			return n - len(p), err
+		}
+		p, c.pos = p[k:], c.pos+int64(k)
+		if len(c.cuts) > 0 && c.pos == c.cuts[0] {
+			c.e.EndBlock()
+			c.cuts = c.cuts[1:]
+		}
+	}
+	return n, nil
+}

@@ -496,6 +496,24 @@ type sectionWriter struct {
 	ended  bool
 }
 
+// BlockEnder is implemented by the writers CreateSection returns.
+// EndBlock ends the xz block being written where the bytes written so far
+// end, besides the blocks of SectionOptions.BlockSize: a writer that knows
+// where its data's parts begin (a package's objects) lets a reader decode
+// one part without the ones before it, and lets two sections that share
+// parts share their blocks' stored bytes. It does nothing for other
+// compressions, or before any byte of the block.
+type BlockEnder interface {
+	EndBlock()
+}
+
+// EndBlock implements BlockEnder.
+func (s *sectionWriter) EndBlock() {
+	if s.o.Compression == CompressXZ && s.n > 0 && (len(s.o.cuts) == 0 || s.o.cuts[len(s.o.cuts)-1] < s.n) {
+		s.o.cuts = append(s.o.cuts, s.n)
+	}
+}
+
 // sectionSum computes a section checksum of the kind asked; it is an
 // io.Writer so that spooled bodies can be fed to it.
 type sectionSum struct {

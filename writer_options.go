@@ -111,6 +111,8 @@ type SectionOptions struct {
 	// them. Each block starts with an empty dictionary, so it compresses
 	// as a section of its size would; the dictionary is at most it.
 	BlockSize int64
+
+	cuts []int64 // where BlockEnder.EndBlock ended blocks, in decoded bytes
 }
 
 // maxBlockSize bounds SectionOptions.BlockSize: a block is decoded into

@@ -10,12 +10,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 )
 

@@ -42,7 +42,7 @@ func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
-	fs.BoolVar(&f.stable, "stable-sections", false, "end sections where the files say, not where they fill up, so that packs of slightly different trees share most sections (smaller sections; an experiment)")
+	fs.BoolVar(&f.stable, "stable-sections", false, "end sections and xz blocks where the files say, not where they fill up, so that packs of slightly different trees share all but the changed parts: for packages updated with bpx pull (smaller sections and blocks cost some compression)")
 	fs.Int64Var(&f.blockSize, "block-size", -1, "the most data in one xz block of a section larger than it, `N` bytes (default 1 MiB; 4 MiB with -l max; 0: one block per section)")
 	defineMaxSections(fs, &f.maxSections)
 	fs.StringVar(&f.arch, "arch", pack.ArchAny.String(), "target architecture `A`: x86_64, aarch64, x86, armv7hl or any")

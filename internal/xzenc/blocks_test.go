@@ -119,3 +119,56 @@ func TestBlocks(t *testing.T) {
 		t.Error("a negative BlockSize is valid")
 	}
 }
+
+// TestEndBlock: EndBlock cuts a block where the data written so far ends,
+// besides BlockSize's cuts; each block decodes on its own, and an EndBlock
+// on an empty block (twice in a row, at the start) cuts nothing.
+func TestEndBlock(t *testing.T) {
+	data := gocorpus.Source(300 << 10)
+	for _, bs := range []int64{0, 128 << 10} {
+		var e Encoder
+		e.Options, e.BlockSize = PresetDefault, bs
+		var buf bytes.Buffer
+		if err := e.Reset(&buf, 1<<20, int64(len(data))); err != nil {
+			t.Fatal(err)
+		}
+		e.EndBlock()
+		cuts := []int{10_000, 50_000, 50_000, 200_000}
+		at := 0
+		for _, c := range cuts {
+			e.Write(data[at:c])
+			e.EndBlock()
+			at = c
+		}
+		e.Write(data[at:])
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		z := buf.Bytes()
+		decodeAll(t, z, data, 1<<20, fmt.Sprintf("EndBlock, BlockSize %d", bs))
+		var want []int // block sizes
+		prev := 0
+		for _, c := range append([]int{10_000, 50_000, 200_000}, len(data)) {
+			for bs > 0 && c-prev > int(bs) {
+				want = append(want, int(bs))
+				prev += int(bs)
+			}
+			want = append(want, c-prev)
+			prev = c
+		}
+		recs := blockRecords(t, z)
+		var got []int
+		lo := 0
+		for i, r := range recs {
+			got = append(got, int(r.usize))
+			var d xzdec.Decoder
+			if b, err := d.Decode(nil, oneBlock(z, recs, i), 1<<20); err != nil || !bytes.Equal(b, data[lo:lo+int(r.usize)]) {
+				t.Fatalf("BlockSize %d: block %d alone: %v", bs, i, err)
+			}
+			lo += int(r.usize)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("BlockSize %d: blocks %v, want %v", bs, got, want)
+		}
+	}
+}

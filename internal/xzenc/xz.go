@@ -112,9 +112,13 @@ func (e *Encoder) Write(p []byte) (int, error) {
 		if e.blockFull {
 			// Only now that more data comes: a stream that ends with a
 			// full block has no empty one after it.
+			next := e.BlockSize
+			if next == 0 { // ended by EndBlock
+				next = int64(e.winMax)
+			}
 			e.endBlock()
-			e.beginBlock(e.BlockSize)
-			e.startWindow(e.BlockSize)
+			e.beginBlock(next)
+			e.startWindow(next)
 			e.blockFull = false
 		}
 		if len(e.data) == cap(e.data) {
@@ -135,6 +139,16 @@ func (e *Encoder) Write(p []byte) (int, error) {
 		return n - len(p), e.err
 	}
 	return n, nil
+}
+
+// EndBlock ends the block being written where the data given to Write so
+// far ends: the next data starts a new block, which decodes without the
+// data before it, besides the blocks of Options.BlockSize. A block that
+// holds no data yet is not ended.
+func (e *Encoder) EndBlock() {
+	if e.total > 0 {
+		e.blockFull = true
+	}
 }
 
 // Close encodes the rest of the data given to Write and ends the stream.

@@ -5,6 +5,10 @@ import (
 	"math"
 )
 
+// stableBlockSize is sectionEnd's scale for the xz blocks of
+// WithStableSections: blocks of about 128 KiB.
+const stableBlockSize = 256 << 10
+
 // sectionEnd reports whether a section of WithStableSections ends after
 // the object named path, of size bytes, which brings the section to used
 // bytes of at most sec: when the section holds an eighth of sec and the

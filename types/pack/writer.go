@@ -86,6 +86,7 @@ type dataStream struct {
 	cur      io.Writer // current section
 	curIdx   int       // its number in the Writer's order; -1 before the first
 	curSize  int64
+	blockAt  int64 // where the current xz block started in the section (WithStableSections)
 }
 
 // secRef is a section of a dataStream: the stream and its index in the
@@ -319,7 +320,7 @@ func (w *Writer) newSection(c objClass) error {
 		return w.fail(err)
 	}
 	st := &w.streams[i]
-	st.cur, st.curIdx, st.curSize = sw, len(w.order), 0
+	st.cur, st.curIdx, st.curSize, st.blockAt = sw, len(w.order), 0, 0
 	w.order = append(w.order, secRef{i, idx})
 	return nil
 }
@@ -437,8 +438,18 @@ func (w *Writer) finishObject() error {
 	w.sums = append(w.sums, ob.sum)
 	if ob.large {
 		w.stream(ob.class).cur = nil // nothing shares the sections of a large object
-	} else if st := w.stream(ob.class); w.cfg.stable && st.cur != nil && sectionEnd(ob.path, ob.size, st.curSize, w.cfg.classSectionSize(ob.class)) {
-		st.cur = nil
+	} else if st := w.stream(ob.class); w.cfg.stable && st.cur != nil {
+		switch {
+		case sectionEnd(ob.path, ob.size, st.curSize, w.cfg.classSectionSize(ob.class)):
+			st.cur = nil
+		case sectionEnd(ob.path, ob.size, st.curSize-st.blockAt, stableBlockSize):
+			// The same rule, at a smaller scale, ends the xz block:
+			// a change costs the rest of its block, not of its section.
+			if be, ok := st.cur.(bpx.BlockEnder); ok {
+				be.EndBlock()
+				st.blockAt = st.curSize
+			}
+		}
 	}
 	ob.gen = -1 // later writes fail
 	return nil

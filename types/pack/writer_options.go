@@ -189,11 +189,15 @@ func WithMaxSections(n int) WriterOption {
 // they fill up: after an object whose path hashes below a threshold that
 // grows with its size (so that sections hold about half the section size
 // on average, and none less than an eighth of it), as well as before an
-// object that does not fit. Two packages of trees that differ by a small
-// change then share every section that holds none of it, byte for byte:
-// what a pull between them downloads (issue 34). Sections are smaller
-// than without it, which costs some compression. An experiment, off by
-// default.
+// object that does not fit; the same rule at a smaller scale ends the xz
+// blocks of compressed sections (about 128 KiB each). Two packages of
+// trees that differ by a small change then share every section and block
+// that holds none of it, byte for byte, and a pull between them (package
+// pull) downloads little more than the changed files: for SuperTuxKart's
+// data with 20 files changed, 100 added and 10 removed, 1.29 times their
+// stored size, against 1.46 times without (bench/pull.sh). Smaller
+// sections and blocks cost compression: +0.2% on that game's data, +7% on
+// Go source. Off by default.
 func WithStableSections() WriterOption {
 	return func(cfg *writerConfig) error { cfg.stable = true; return nil }
 }
