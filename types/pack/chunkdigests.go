@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"reflect"
+	"sort"
+	"sync/atomic"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/cdc"
@@ -86,58 +89,165 @@ func objectBytes(table []byte) uint64 {
 }
 
 // writeChunkDigests adds SectionChunkDigests to bw for a package of size
-// bytes of objects.
-func writeChunkDigests(bw *bpx.Writer, size uint64) error {
-	return bw.WriteSummary(SectionChunkDigests, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, newChunkSummary(cdc.ForSize(int64(size))))
+// bytes of objects. src, if not nil, is the package an Editor edits:
+// where bw copies its sections, the digests of its chunks are taken from
+// its own SectionChunkDigests instead of being computed again.
+func writeChunkDigests(bw *bpx.Writer, size uint64, src *Package) error {
+	s := newChunkSummary(cdc.ForSize(int64(size)))
+	if src != nil {
+		s.reuse(src)
+	}
+	return bw.WriteSummary(SectionChunkDigests, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, s)
 }
+
+// chunkHashed counts the bytes chunkSummary hashed (for tests).
+var chunkHashed atomic.Int64
 
 // chunkSummary computes SectionChunkDigests (a bpx.Summarizer): the
 // sections' stored bytes are one stream, cut where cdc.Params.Cut says,
 // so that the result is the chunking of their concatenation.
+//
+// For an Editor, the sections it copies from the package it edits are
+// that package's stored bytes, whose chunks its own SectionChunkDigests
+// lists: once a cut of the new stream falls on one of the source's cuts
+// inside a copied section, every following cut is the source's up to the
+// end of that section (a cut depends only on the bytes after the one
+// before it), so those chunks are taken from the list, not read and
+// hashed again; a copied section costs the chunks around its ends.
 type chunkSummary struct {
 	p       cdc.Params
 	n       uint32 // sections added
+	pos     int64  // stream offset of carry[0]
 	carry   []byte // bytes not yet cut: less than 2·p.Max
 	records []byte
+
+	srcRA     io.ReaderAt // the edited package's file, nil when there is nothing to reuse
+	srcChunks []Chunk     // its chunks
 }
 
 func newChunkSummary(p cdc.Params) *chunkSummary {
 	return &chunkSummary{p: p, carry: make([]byte, 0, 2*p.Max)}
 }
 
+// reuse makes s take the chunks of src's sections from src's own chunk
+// digests, when they are usable and cut with s's sizes.
+func (s *chunkSummary) reuse(src *Package) {
+	ds := src.Reader.FindSection(SectionChunkDigests)
+	if ds == nil || ds.Index == 0 {
+		return
+	}
+	data, err := ds.Data()
+	if err != nil {
+		return
+	}
+	hdrs := make([]bpx.SectionHeader, len(src.Reader.Sections))
+	for i, x := range src.Reader.Sections {
+		hdrs[i] = x.SectionHeader
+	}
+	d, err := ParseChunkDigests(data, hdrs, ds.Index)
+	if err != nil || d.Min != s.p.Min || d.Avg != s.p.Avg || d.Max != s.p.Max {
+		return
+	}
+	ra, _, _ := src.Reader.Sections[0].OpenRaw().Outer()
+	s.srcRA, s.srcChunks = ra, d.Chunks
+}
+
+// copiedFrom returns the range of the edited package's file that stored
+// reads, if it reads one.
+func (s *chunkSummary) copiedFrom(stored io.Reader) (off, n int64, ok bool) {
+	sr, isSR := stored.(*io.SectionReader)
+	if s.srcRA == nil || !isSR {
+		return 0, 0, false
+	}
+	n = sr.Size()
+	var ra io.ReaderAt = sr
+	for {
+		x, isSR := ra.(*io.SectionReader)
+		if !isSR {
+			break
+		}
+		inner, o, _ := x.Outer()
+		ra, off = inner, off+o
+	}
+	a, b := reflect.TypeOf(ra), reflect.TypeOf(s.srcRA)
+	if a != b || !a.Comparable() || ra != s.srcRA {
+		return 0, 0, false
+	}
+	return off, n, true
+}
+
 func (s *chunkSummary) Add(_ bpx.SectionHeader, stored io.Reader) error {
 	s.n++
+	so, sn, copied := s.copiedFrom(stored)
+	p0 := s.pos + int64(len(s.carry)) // the stream offset of the section's first byte
 	for {
 		k, err := stored.Read(s.carry[len(s.carry):cap(s.carry)])
 		s.carry = s.carry[:len(s.carry)+k]
-		if len(s.carry) == cap(s.carry) {
-			s.cut(s.p.Max)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if len(s.carry) == cap(s.carry) || err == io.EOF {
+			if skip := s.cut(s.p.Max, copied, p0, so, sn); skip >= 0 {
+				// The source's chunks up to skip are taken: read on
+				// from there.
+				if _, err := stored.(io.Seeker).Seek(skip, io.SeekStart); err != nil {
+					return err
+				}
+				s.carry, s.pos = s.carry[:0], p0+skip
+				continue
+			}
 		}
 		if err == io.EOF {
 			return nil
-		}
-		if err != nil {
-			return err
 		}
 	}
 }
 
 // cut emits chunks while at least keep bytes are waiting (a chunk cut
-// with fewer could end elsewhere once more bytes come).
-func (s *chunkSummary) cut(keep int) {
+// with fewer could end elsewhere once more bytes come). In a section
+// copied from the source (the bytes [so, so+sn) of its file, from stream
+// offset p0), a cut that ends where a source chunk ends takes the
+// source's next chunks that end within the section, and cut returns the
+// section offset reading goes on from; else -1.
+func (s *chunkSummary) cut(keep int, copied bool, p0, so, sn int64) int64 {
 	b := s.carry
 	for len(b) >= keep && len(b) > 0 {
 		n := s.p.Cut(b)
 		sum := sha256.Sum256(b[:n])
-		s.records = binary.LittleEndian.AppendUint32(s.records, uint32(n))
-		s.records = append(s.records, sum[:]...)
-		b = b[n:]
+		chunkHashed.Add(int64(n))
+		s.record(uint32(n), sum)
+		b, s.pos = b[n:], s.pos+int64(n)
+		if copied && s.pos > p0 && s.pos < p0+sn {
+			if end := s.takeSource(so+s.pos-p0, so+sn); end > 0 {
+				return end - so
+			}
+		}
 	}
 	s.carry = s.carry[:copy(s.carry, b)]
+	return -1
+}
+
+// takeSource records the source's chunks that follow the one ending at
+// at and end by limit, and returns the end of the last, or 0 for none.
+func (s *chunkSummary) takeSource(at, limit int64) int64 {
+	c := s.srcChunks
+	i := sort.Search(len(c), func(i int) bool { return c[i].Off >= at })
+	end := int64(0)
+	for ; i < len(c) && c[i].Off == at && at+int64(c[i].Len) <= limit; i++ {
+		s.record(c[i].Len, c[i].Digest)
+		at += int64(c[i].Len)
+		end = at
+	}
+	return end
+}
+
+func (s *chunkSummary) record(n uint32, sum [sha256.Size]byte) {
+	s.records = binary.LittleEndian.AppendUint32(s.records, n)
+	s.records = append(s.records, sum[:]...)
 }
 
 func (s *chunkSummary) Data() ([]byte, error) {
-	s.cut(1) // the end of the stream is the last cut
+	s.cut(1, false, 0, 0, 0) // the end of the stream is the last cut
 	b := make([]byte, chunkHeaderSize, chunkHeaderSize+len(s.records))
 	b[0] = chunkAlgFastCDC
 	binary.LittleEndian.PutUint32(b[4:], uint32(s.p.Min))

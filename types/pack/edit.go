@@ -662,7 +662,7 @@ func (e *Editor) Close() error {
 		err = bw.CopySection(s)
 	}
 	if err == nil && chunks {
-		err = writeChunkDigests(bw, objectBytes(table))
+		err = writeChunkDigests(bw, objectBytes(table), p)
 	}
 	if err != nil {
 		bw.Abort(err) // write nothing of a failed edit

@@ -533,7 +533,7 @@ func (w *Writer) Close() (err error) {
 		err = pl.write(bw, w.dataOptions())
 	}
 	if err == nil && chunks {
-		err = writeChunkDigests(bw, objectBytes(w.table))
+		err = writeChunkDigests(bw, objectBytes(w.table), nil)
 	}
 	if err != nil {
 		bw.Abort(err)
