@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/remote"
@@ -142,64 +141,6 @@ func newPuller(cfg config, src Source, local string) *puller {
 	return p
 }
 
-// Plan tells what Pull would do without doing it: it reads the header,
-// the section table and the chunk digests of src and the local files,
-// and returns the Result Pull would (Copied, Resumed, Fetched and
-// Requests as Pull would copy, keep and fetch them, retries aside).
-// Nothing is written, LOCAL.part included.
-func Plan(ctx context.Context, src Source, local string, opts ...Option) (*Result, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	p := newPuller(cfg, src, local)
-	p.dry = true
-	defer p.closeFiles()
-	if err := p.readLayout(); err != nil {
-		return nil, err
-	}
-	if p.digests == nil {
-		p.res.Whole = true
-		p.wholeSegments()
-	} else if err := p.match(ctx); err != nil {
-		return nil, err
-	}
-	if p.res.UpToDate {
-		return &p.res, nil
-	}
-	for _, s := range p.segs {
-		if s.chunk >= 0 && p.state[s.chunk].file >= 0 {
-			p.res.Copied += s.n
-		}
-	}
-	runs, _ := p.runs()
-	for _, r := range runs {
-		n := p.segs[r.last].off + p.segs[r.last].n - p.segs[r.first].off
-		p.res.Fetched += n
-		p.res.Requests += int((n + maxRequest - 1) / maxRequest)
-	}
-	return &p.res, nil
-}
-
-// PlanURL is Plan of the package at url, read with remote.Open and
-// ropts, as PullURL reads it.
-func PlanURL(ctx context.Context, url, local string, ropts []remote.Option, opts ...Option) (*Result, error) {
-	f, err := openURL(ctx, url, ropts)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Plan(ctx, f, local, opts...)
-}
-
-// openURL opens url as PullURL and PlanURL read it.
-func openURL(ctx context.Context, url string, ropts []remote.Option) (*remote.File, error) {
-	// Small blocks and head: a pull reads the header and table, then asks
-	// for exact ranges (FetchAt); the head's bytes beyond the table would
-	// be counted for nothing.
-	return remote.Open(ctx, url, append([]remote.Option{remote.WithBlockSize(4 << 10), remote.WithHeadSize(16 << 10)}, ropts...)...)
-}
-
 // interrupted reports whether err stopped a pull that may go on later:
 // a cancelled context, a failed request, a local read or write error.
 func interrupted(err error) bool {
@@ -250,122 +191,6 @@ const (
 	inPart  = -2
 )
 
-// readLayout reads the header, the table and the chunk digests of src.
-func (p *puller) readLayout() error {
-	r, err := bpx.NewReader(p.src, p.size)
-	if err != nil {
-		return fmt.Errorf("pull: %w", err)
-	}
-	if r.Header.Version != bpx.Version1 && r.Header.Version != bpx.Version2 {
-		p.head = nil // a draft file: downloaded whole
-		return nil
-	}
-	hn := bpx.MainHeaderSize + int64(len(r.Sections))*bpx.SectionHeaderSize
-	p.head = make([]byte, hn)
-	if _, err := p.src.ReadAt(p.head, 0); err != nil {
-		return fmt.Errorf("pull: reading the header: %w", err)
-	}
-	p.res.Fetched, p.res.Requests = hn, 1
-	p.secs = make([]bpx.SectionHeader, len(r.Sections))
-	at := -1
-	for i, s := range r.Sections {
-		p.secs[i] = s.SectionHeader
-		if s.Type == pack.SectionChunkDigests && at < 0 {
-			at = i
-		}
-	}
-	if at < 0 || r.Header.Type != bpx.TypePackage {
-		return nil
-	}
-	s := r.Sections[at]
-	if s.Compressed() || s.StoredSize() > MaxDigestsSize {
-		return fmt.Errorf("pull: chunk digests of %d bytes (flags %#x): more than %d or compressed: %w", s.StoredSize(), s.Flags, MaxDigestsSize, bpx.ErrTooLarge)
-	}
-	stored := make([]byte, s.StoredSize())
-	if _, err := p.fetchAt(stored, int64(s.Pointer)); err != nil {
-		return fmt.Errorf("pull: reading the chunk digests: %w", err)
-	}
-	p.res.Fetched += int64(len(stored))
-	p.res.Requests++
-	// The section read as any reader reads it (its checksum checked),
-	// from the bytes just fetched.
-	r, err = bpx.NewReader(withBytes{p.src, int64(s.Pointer), stored}, p.size)
-	if err != nil {
-		return fmt.Errorf("pull: %w", err)
-	}
-	data, err := r.Sections[at].Data()
-	if err != nil {
-		return fmt.Errorf("pull: chunk digests: %w", err)
-	}
-	d, err := pack.ParseChunkDigests(data, p.secs, at)
-	if err != nil {
-		return fmt.Errorf("pull: %w", err)
-	}
-	if d.Max > MaxChunk {
-		return fmt.Errorf("pull: chunks of up to %d bytes: more than %d: %w", d.Max, MaxChunk, bpx.ErrTooLarge)
-	}
-	p.digests, p.dstart, p.dbytes = d, int64(s.Pointer), stored
-	return p.segments()
-}
-
-// segments lays the file out as segments: the head, the chunks, the
-// digests and whatever else lies between (a signature, gaps).
-func (p *puller) segments() error {
-	type span struct {
-		off, n int64
-		chunk  int
-		known  []byte
-	}
-	spans := []span{{0, int64(len(p.head)), -1, p.head}, {p.dstart, int64(len(p.dbytes)), -1, p.dbytes}}
-	for i, c := range p.digests.Chunks {
-		spans = append(spans, span{c.Off, int64(c.Len), i, nil})
-	}
-	slices.SortStableFunc(spans, func(a, b span) int {
-		switch {
-		case a.off < b.off:
-			return -1
-		case a.off > b.off:
-			return 1
-		}
-		return 0
-	})
-	var at int64
-	for _, s := range spans {
-		if s.n == 0 {
-			continue
-		}
-		if s.off < at || s.off+s.n > p.size {
-			return fmt.Errorf("pull: bytes [%d, %d) overlap others or pass the end %d (sections overlap): %w", s.off, s.off+s.n, p.size, bpx.ErrFormat)
-		}
-		if s.off > at {
-			p.segs = append(p.segs, segment{off: at, n: s.off - at, chunk: -1})
-		}
-		p.segs = append(p.segs, segment{off: s.off, n: s.n, chunk: s.chunk, known: s.known})
-		at = s.off + s.n
-	}
-	if at < p.size {
-		p.segs = append(p.segs, segment{off: at, n: p.size - at, chunk: -1})
-	}
-	p.state = make([]source, len(p.digests.Chunks))
-	for i := range p.state {
-		p.state[i].file = fromSrc
-	}
-	p.res.Chunks = len(p.digests.Chunks)
-	return nil
-}
-
-// wholeSegments lays out a file without chunk digests: fetched whole.
-func (p *puller) wholeSegments() {
-	p.segs = nil
-	at := int64(len(p.head))
-	if at > 0 {
-		p.segs = append(p.segs, segment{off: 0, n: at, chunk: -1, known: p.head})
-	}
-	if at < p.size {
-		p.segs = append(p.segs, segment{off: at, n: p.size - at, chunk: -1})
-	}
-}
-
 // chunkOK reports whether b is chunk i's bytes.
 func (p *puller) chunkOK(i int, b []byte) bool {
 	return sha256.Sum256(b) == p.digests.Chunks[i].Digest
@@ -408,19 +233,4 @@ func (p *puller) replace() error {
 		d.Close()
 	}
 	return nil
-}
-
-// withBytes is r with the bytes at off replaced by b (which a read must
-// not straddle).
-type withBytes struct {
-	r   io.ReaderAt
-	off int64
-	b   []byte
-}
-
-func (w withBytes) ReadAt(p []byte, off int64) (int, error) {
-	if off >= w.off && off+int64(len(p)) <= w.off+int64(len(w.b)) {
-		return copy(p, w.b[off-w.off:]), nil
-	}
-	return w.r.ReadAt(p, off)
 }
