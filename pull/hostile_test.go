@@ -133,18 +133,9 @@ func digestsOf(t testing.TB, b []byte) *pack.ChunkDigests {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := r.FindSection(pack.SectionChunkDigests)
-	data, err := s.Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hdrs := make([]bpx.SectionHeader, len(r.Sections))
-	for i, s := range r.Sections {
-		hdrs[i] = s.SectionHeader
-	}
-	d, err := pack.ParseChunkDigests(data, hdrs, s.Index)
-	if err != nil {
-		t.Fatal(err)
+	d, err := pack.ReadChunkDigests(r)
+	if d == nil || err != nil {
+		t.Fatalf("chunk digests %v, %v", d, err)
 	}
 	return d
 }

@@ -26,19 +26,15 @@ func (p *puller) readLayout() error {
 	}
 	p.res.Fetched, p.res.Requests = hn, 1
 	p.secs = make([]bpx.SectionHeader, len(r.Sections))
-	at := -1
 	for i, s := range r.Sections {
 		p.secs[i] = s.SectionHeader
-		if s.Type == pack.SectionChunkDigests && at < 0 {
-			at = i
-		}
 	}
-	if at < 0 || r.Header.Type != bpx.TypePackage {
+	s := r.FindSection(pack.SectionChunkDigests)
+	if s == nil || r.Header.Type != bpx.TypePackage {
 		return nil
 	}
-	s := r.Sections[at]
-	if s.Compressed() || s.StoredSize() > MaxDigestsSize {
-		return fmt.Errorf("pull: chunk digests of %d bytes (flags %#x): more than %d or compressed: %w", s.StoredSize(), s.Flags, MaxDigestsSize, bpx.ErrTooLarge)
+	if s.StoredSize() > MaxDigestsSize {
+		return fmt.Errorf("pull: chunk digests of %d bytes: more than %d: %w", s.StoredSize(), MaxDigestsSize, bpx.ErrTooLarge)
 	}
 	stored := make([]byte, s.StoredSize())
 	if _, err := p.fetchAt(stored, int64(s.Pointer)); err != nil {
@@ -52,11 +48,7 @@ func (p *puller) readLayout() error {
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
 	}
-	data, err := r.Sections[at].Data()
-	if err != nil {
-		return fmt.Errorf("pull: chunk digests: %w", err)
-	}
-	d, err := pack.ParseChunkDigests(data, p.secs, at)
+	d, err := pack.ReadChunkDigests(r)
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
 	}

@@ -33,7 +33,7 @@ func (p *puller) match(ctx context.Context) error {
 	params := cdc.Params{Min: p.digests.Min, Avg: p.digests.Avg, Max: p.digests.Max}
 	paths := append([]string{p.local}, p.cfg.seeds...)
 	var total int64
-	var opened []string
+	haveLocal := false // p.files[0] is the local file
 	for _, name := range paths {
 		f, err := os.Open(name)
 		if err != nil {
@@ -47,18 +47,18 @@ func (p *puller) match(ctx context.Context) error {
 			f.Close()
 			continue
 		}
+		haveLocal = haveLocal || name == p.local && len(p.files) == 0
 		p.files = append(p.files, f)
-		opened = append(opened, name)
 		total += fi.Size()
 	}
 	sc := &scanner{p: p, want: want, params: params, buf: make([]byte, 2*params.Max), total: total}
-	hits := 0
+	hits := 0 // chunks of the local file at the new file's offsets
 	for k, f := range p.files {
-		n, err := sc.scan(ctx, k, f, k == 0 && opened[0] == p.local)
+		n, err := sc.scan(ctx, k, f, k == 0 && haveLocal)
 		if err != nil {
 			return err
 		}
-		if k == 0 && opened[0] == p.local {
+		if k == 0 {
 			hits = n
 		}
 	}
@@ -67,7 +67,7 @@ func (p *puller) match(ctx context.Context) error {
 			p.state[i] = want[c.Digest]
 		}
 	}
-	if hits == len(chunks) && len(p.files) > 0 && opened[0] == p.local {
+	if haveLocal && hits == len(chunks) {
 		up, err := p.sameUncovered(p.files[0])
 		if err != nil {
 			return err

@@ -45,11 +45,11 @@ func mustBe(t testing.TB, name string, want []byte) {
 	}
 }
 
-func TestPullRebuilt(t *testing.T) {
-	fx := newFixture(t)
-	s := newServer(t, fx.new)
-	local := filepath.Join(t.TempDir(), "game.bpx")
-	writeFile(t, local, fx.old)
+// planAndPull plans the pull of s's file over local, which holds fx.old,
+// then pulls it, and checks that the plan's figures are the pull's and
+// that local is fx.new.
+func planAndPull(t *testing.T, s *server, local string, fx fixture) *Result {
+	t.Helper()
 	plan, err := PlanURL(context.Background(), s.url(), local, []remote.Option{remote.WithClient(s.Client())})
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +61,19 @@ func TestPullRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustBe(t, local, fx.new)
-	// The plan's figures are the pull's; the pull's first request also
-	// gets the rest of its 16 KiB.
+	// The pull's first request also gets the rest of its 16 KiB.
 	if plan.Copied != res.Copied || plan.Requests != res.Requests || plan.Fetched > res.Fetched || plan.Fetched < res.Fetched-16<<10 {
 		t.Errorf("plan %+v, pull %+v", plan, res)
 	}
+	return res
+}
+
+func TestPullRebuilt(t *testing.T) {
+	fx := newFixture(t)
+	s := newServer(t, fx.new)
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, fx.old)
+	res := planAndPull(t, s, local, fx)
 	if fi, _ := os.Stat(local); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, want the old file's 0640", fi.Mode().Perm())
 	}
@@ -85,7 +93,7 @@ func TestPullRebuilt(t *testing.T) {
 
 	// Pulled again: up to date, nothing written, two requests.
 	before, _ := os.Stat(local)
-	res, err = s.pull(t, context.Background(), local)
+	res, err := s.pull(t, context.Background(), local)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,22 +139,7 @@ func TestPullNoDigests(t *testing.T) {
 	s := newServer(t, fx.new)
 	local := filepath.Join(t.TempDir(), "game.bpx")
 	writeFile(t, local, fx.old)
-	plan, err := PlanURL(context.Background(), s.url(), local, []remote.Option{remote.WithClient(s.Client())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustBeOld(t, local, fx.old)
-	s.setHook(nil) // counts from 0
-	res, err := s.pull(t, context.Background(), local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustBe(t, local, fx.new)
-	// The plan's figures are the pull's; the pull's first request also
-	// gets the rest of its 16 KiB.
-	if plan.Copied != res.Copied || plan.Requests != res.Requests || plan.Fetched > res.Fetched || plan.Fetched < res.Fetched-16<<10 {
-		t.Errorf("plan %+v, pull %+v", plan, res)
-	}
+	res := planAndPull(t, s, local, fx)
 	if !res.Whole || res.Copied != 0 {
 		t.Errorf("%+v", res)
 	}

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 )
 
@@ -12,29 +11,21 @@ import (
 // that plan their own requests, such as a pull that merges the ranges it
 // needs and fetches a few at once. len(p) bounds what it allocates.
 func (f *File) FetchAt(p []byte, off int64) (int, error) {
-	if off < 0 {
-		return 0, fmt.Errorf("remote: FetchAt %s: negative offset %d", f.name, off)
-	}
-	if off >= f.size {
-		return 0, io.EOF
-	}
-	n := int(min(int64(len(p)), f.size-off))
-	if n == 0 {
-		return 0, nil
-	}
+	return f.readAt("FetchAt", p, off, f.fetchExact)
+}
+
+// fetchExact fetches the bytes of p at off, which lie in the file.
+func (f *File) fetchExact(p []byte, off int64) error {
 	f.mu.Lock()
 	closed := f.closed
 	f.mu.Unlock()
 	if closed {
-		return 0, fmt.Errorf("remote: FetchAt %s: %w", f.name, fs.ErrClosed)
+		return fmt.Errorf("remote: FetchAt %s: %w", f.name, fs.ErrClosed)
 	}
-	data, err := f.get(off, off+int64(n), false)
+	data, err := f.get(off, off+int64(len(p)), false)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	copy(p, data)
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
+	return nil
 }

@@ -318,20 +318,23 @@ func (f *File) Close() error {
 // ReadAt reads len(p) bytes at off, as io.ReaderAt. It fails with io.EOF
 // when fewer bytes remain.
 func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	return f.readAt("ReadAt", p, off, f.read)
+}
+
+// readAt is ReadAt and FetchAt: the bytes of p that lie in the file are
+// read with read, and io.EOF says that p passes the end.
+func (f *File) readAt(op string, p []byte, off int64, read func([]byte, int64) error) (int, error) {
 	if off < 0 {
-		return 0, fmt.Errorf("remote: ReadAt %s: negative offset %d", f.name, off)
+		return 0, fmt.Errorf("remote: %s %s: negative offset %d", op, f.name, off)
 	}
 	if off >= f.size {
 		return 0, io.EOF
 	}
-	n := len(p)
-	if int64(n) > f.size-off {
-		n = int(f.size - off)
-	}
+	n := int(min(int64(len(p)), f.size-off))
 	if n == 0 {
 		return 0, nil
 	}
-	if err := f.read(p[:n], off); err != nil {
+	if err := read(p[:n], off); err != nil {
 		return 0, err
 	}
 	if n < len(p) {

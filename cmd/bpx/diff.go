@@ -200,9 +200,5 @@ func planSummary(local string, r *pull.Result) string {
 	case r.Whole:
 		return fmt.Sprintf("bpx pull would download the package whole, %s (it has no chunk digests)", formatBytes(r.Size))
 	}
-	pct := 0.0
-	if r.Size > 0 {
-		pct = 100 * float64(r.Fetched) / float64(r.Size)
-	}
-	return fmt.Sprintf("bpx pull would fetch %s of %s (%.1f%%) in %s and copy %s from %s", formatBytes(r.Fetched), formatBytes(r.Size), pct, plural(r.Requests, "request"), formatBytes(r.Copied), local)
+	return fmt.Sprintf("bpx pull would fetch %s and copy %s from %s", fetchFigures(r), formatBytes(r.Copied), local)
 }

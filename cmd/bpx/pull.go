@@ -42,17 +42,18 @@ func (f *pullFlags) run(e *env, pos []string) int {
 		opts = append(opts, pull.WithTrustedKeys(ring))
 	}
 	var bar *progress
-	phase := ""
+	var phase string
+	var done int64 // of the phase, as reported
 	opts = append(opts, pull.WithProgress(func(p pull.Progress) {
 		if p.Phase != phase {
 			if bar != nil {
 				bar.Done()
 			}
-			phase = p.Phase
+			phase, done = p.Phase, 0
 			bar = newProgress(e, f.quiet, p.Total, map[string]string{"scan": "reading local files", "fetch": "fetching"}[p.Phase])
-			bar.done.Store(0)
 		}
-		bar.Add(p.Done - bar.done.Load())
+		bar.Add(p.Done - done)
+		done = p.Done
 	}))
 	src, local := pos[0], pos[1]
 	var res *pull.Result
@@ -97,14 +98,19 @@ func pullSummary(name string, r *pull.Result) string {
 	case r.Whole:
 		return fmt.Sprintf("%s: downloaded whole, %s in %s (the package has no chunk digests)", name, formatBytes(r.Fetched), plural(r.Requests, "request"))
 	}
-	pct := 0.0
-	if r.Size > 0 {
-		pct = 100 * float64(r.Fetched) / float64(r.Size)
-	}
-	line := fmt.Sprintf("%s: updated, %s fetched of %s (%.1f%%) in %s, %s copied from local files", name,
-		formatBytes(r.Fetched), formatBytes(r.Size), pct, plural(r.Requests, "request"), formatBytes(r.Copied))
+	line := fmt.Sprintf("%s: updated, fetched %s, %s copied from local files", name, fetchFigures(r), formatBytes(r.Copied))
 	if r.Resumed > 0 {
 		line += fmt.Sprintf(", %s kept from an interrupted pull", formatBytes(r.Resumed))
 	}
 	return line
+}
+
+// fetchFigures says what a pull fetched, or would: "X of Y (P%) in N
+// requests".
+func fetchFigures(r *pull.Result) string {
+	pct := 0.0
+	if r.Size > 0 {
+		pct = 100 * float64(r.Fetched) / float64(r.Size)
+	}
+	return fmt.Sprintf("%s of %s (%.1f%%) in %s", formatBytes(r.Fetched), formatBytes(r.Size), pct, plural(r.Requests, "request"))
 }

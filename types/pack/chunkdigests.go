@@ -132,20 +132,8 @@ func newChunkSummary(p cdc.Params) *chunkSummary {
 // reuse makes s take the chunks of src's sections from src's own chunk
 // digests, when they are usable and cut with s's sizes.
 func (s *chunkSummary) reuse(src *Package) {
-	ds := src.Reader.FindSection(SectionChunkDigests)
-	if ds == nil || ds.Index == 0 {
-		return
-	}
-	data, err := ds.Data()
-	if err != nil {
-		return
-	}
-	hdrs := make([]bpx.SectionHeader, len(src.Reader.Sections))
-	for i, x := range src.Reader.Sections {
-		hdrs[i] = x.SectionHeader
-	}
-	d, err := ParseChunkDigests(data, hdrs, ds.Index)
-	if err != nil || d.Min != s.p.Min || d.Avg != s.p.Avg || d.Max != s.p.Max {
+	d, err := ReadChunkDigests(src.Reader)
+	if d == nil || err != nil || len(src.Reader.Sections) == 0 || d.Min != s.p.Min || d.Avg != s.p.Avg || d.Max != s.p.Max {
 		return
 	}
 	ra, _, _ := src.Reader.Sections[0].OpenRaw().Outer()
@@ -275,6 +263,29 @@ type Chunk struct {
 	Off    int64  // offset in the file
 	Len    uint32 // length
 	Digest [sha256.Size]byte
+}
+
+// ReadChunkDigests reads and parses the SectionChunkDigests of r (the
+// first, if several), or returns nil, nil when r has none. The section
+// must be stored raw, as the Writer stores it, so that what it allocates
+// is bounded by the section's stored size.
+func ReadChunkDigests(r *bpx.Reader) (*ChunkDigests, error) {
+	s := r.FindSection(SectionChunkDigests)
+	if s == nil {
+		return nil, nil
+	}
+	if s.Compressed() {
+		return nil, fmt.Errorf("pack: chunk digests (section %d): stored compressed (flags %#x): %w", s.Index, s.Flags, bpx.ErrFormat)
+	}
+	data, err := s.Data()
+	if err != nil {
+		return nil, err
+	}
+	hdrs := make([]bpx.SectionHeader, len(r.Sections))
+	for i, x := range r.Sections {
+		hdrs[i] = x.SectionHeader
+	}
+	return ParseChunkDigests(data, hdrs, s.Index)
 }
 
 // ParseChunkDigests parses data, the decoded SectionChunkDigests of a

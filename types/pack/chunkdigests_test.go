@@ -47,21 +47,9 @@ func chunkDigestsOf(t testing.TB, b []byte) (*ChunkDigests, *bpx.Reader) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := r.FindSection(SectionChunkDigests)
-	if s == nil {
-		t.Fatal("no chunk digests")
-	}
-	data, err := s.Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hdrs := make([]bpx.SectionHeader, len(r.Sections))
-	for i, s := range r.Sections {
-		hdrs[i] = s.SectionHeader
-	}
-	d, err := ParseChunkDigests(data, hdrs, s.Index)
-	if err != nil {
-		t.Fatal(err)
+	d, err := ReadChunkDigests(r)
+	if d == nil || err != nil {
+		t.Fatalf("chunk digests %v, %v", d, err)
 	}
 	return d, r
 }
@@ -308,5 +296,25 @@ func TestDiffDigests(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 4 {
 		t.Errorf("DiffDigests %v, Diff %v", got, want)
+	}
+}
+
+// TestReadChunkDigests: none is nil, nil; a compressed one is refused.
+func TestReadChunkDigests(t *testing.T) {
+	small := pkgBytes(t, testTree())
+	r, _ := bpx.NewReader(bytes.NewReader(small), int64(len(small)))
+	if d, err := ReadChunkDigests(r); d != nil || err != nil {
+		t.Errorf("no section: %v, %v", d, err)
+	}
+	var buf bytes.Buffer
+	w := bpx.NewWriter(&buf)
+	w.WriteSection(1, bpx.SectionOptions{}, bytes.Repeat([]byte("x"), 1000))
+	w.WriteSection(SectionChunkDigests, bpx.SectionOptions{Compression: bpx.CompressXZ}, bytes.Repeat([]byte{0}, 10000))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = bpx.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if _, err := ReadChunkDigests(r); !errors.Is(err, bpx.ErrFormat) {
+		t.Errorf("compressed: %v, want ErrFormat", err)
 	}
 }
