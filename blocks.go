@@ -1,7 +1,9 @@
 package bpx
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/gobpx/bpx/internal/xzdec"
@@ -46,25 +48,41 @@ func (bd *blockDecoder) put() {
 	blockDecoders.put(bd)
 }
 
-// maxBlockIndex bounds the xz index Blocks reads: 8 MiB holds the records
-// of 4 million blocks (a 4 TiB section of 1 MiB blocks).
-const maxBlockIndex = 8 << 20
+// DefaultMaxBlocks is the most blocks Blocks maps: 4 MiB of map (a 64 GiB
+// section of 1 MiB blocks). BlocksUpTo takes another bound.
+const DefaultMaxBlocks = 1 << 16
+
+// blockRecordSize is a bound on the bytes of an xz index record (two
+// varints of up to 9 bytes): an index larger than a map of n blocks needs
+// is not read.
+const blockRecordSize = 18
 
 // Blocks returns the blocks of an xz section of more than one block, in
-// order, from the index at the end of its stored bytes (two small reads;
-// the result is kept for the next call). It returns nil for any other
-// section (raw, zlib, an xz stream of one block, several streams, blocks
-// of more than 1 GiB): such a section decodes from its start.
+// order, as BlocksUpTo(DefaultMaxBlocks) does.
+func (s *Section) Blocks() ([]Block, error) { return s.BlocksUpTo(DefaultMaxBlocks) }
+
+// BlocksUpTo returns the blocks of an xz section of more than one block,
+// in order, from the index at the end of its stored bytes. It returns nil
+// for any other section (raw, zlib, an xz stream of one block, several
+// streams, blocks of more than 1 GiB) and for one of more than maxBlocks
+// blocks: such a section decodes from its start. The map is not kept:
+// each call reads it again, so the caller keeps it (a Package keeps it in
+// its cache, counted in its budget).
 //
-// The index is checked before it is used: its CRC32, that the blocks and
-// it fill the stored bytes exactly, and that the blocks' sizes add up to
-// the section's USize; a failure is an ErrFormat error. Each block's own
-// bytes are checked when AppendBlock decodes it. Memory: about 64 bytes
-// per block, and blocks take at least 12 stored bytes each.
-func (s *Section) Blocks() ([]Block, error) {
-	if m := s.st.blocks.Load(); m != nil {
-		return *m, nil
-	}
+// The map is a second account of the section's data beside the stream
+// itself, and is checked against the stream before it is returned: the
+// index's CRC32, that the blocks and it fill the stored bytes exactly,
+// that the blocks' sizes add up to the section's USize, and, for every
+// block, its header and the sizes its LZMA2 chunk headers state
+// (xzdec.CheckBlock): a reader decoding one block finds its data at the
+// offset the whole stream has it at, or none. A failure is an ErrFormat
+// error naming the block. Each block's own data and check are checked
+// when AppendBlock decodes it. Cost: the index (at most 18 bytes a block
+// are read) and, per block, its header and 6 bytes per LZMA2 chunk of up
+// to 64 KiB of stored bytes, read in place (over HTTP, through the remote
+// reader's cache, which then holds the stored section). Memory: about 80
+// bytes per block, and blocks take at least 12 stored bytes each.
+func (s *Section) BlocksUpTo(maxBlocks int) ([]Block, error) {
 	if s.Flags&FlagXZ == 0 || s.rd.v0 {
 		return nil, nil
 	}
@@ -84,26 +102,27 @@ func (s *Section) Blocks() ([]Block, error) {
 		return nil, err
 	}
 	size, flags, err := xzdec.ParseFooter(foot[:])
-	if err != nil || size > n-12-xzdec.FooterSize || size > maxBlockIndex {
+	if err != nil || size > n-12-xzdec.FooterSize {
 		return nil, bad(fat, "invalid xz stream footer", err)
+	}
+	if size > 16+int64(maxBlocks)*blockRecordSize {
+		return nil, nil // more records than maxBlocks
 	}
 	idx := make([]byte, size)
 	if _, err := s.rd.r.ReadAt(idx, fat-size); err != nil {
 		return nil, err
 	}
-	xbs, streamSize, err := xzdec.ParseIndex(idx, flags, n)
+	xbs, streamSize, err := xzdec.ParseIndex(idx, flags, n, maxBlocks)
+	if err == xzdec.ErrTooManyBlocks {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, bad(fat-size, "invalid xz stream index", err)
 	}
-	noMap := func() ([]Block, error) {
-		var none []Block
-		s.st.blocks.Store(&none)
+	if streamSize < n || len(xbs) < 2 {
+		// Other streams (or stream padding) come first, or one block:
+		// no map of the section's data, which decodes from its start.
 		return nil, nil
-	}
-	if streamSize < n {
-		// Other streams (or stream padding) come first: no map of the
-		// section's data, which decodes from its start.
-		return noMap()
 	}
 	var total int64
 	for _, b := range xbs {
@@ -119,17 +138,23 @@ func (s *Section) Blocks() ([]Block, error) {
 			// at once): decoded whole, such a block would hold more
 			// memory than a streaming decoder does (and more than a
 			// 32-bit int counts).
-			return noMap()
+			return nil, nil
 		}
 	}
-	var blocks []Block
-	if len(xbs) > 1 {
-		blocks = make([]Block, len(xbs))
-		for i, b := range xbs {
-			blocks[i] = Block{Index: i, Offset: b.Start, Size: b.Size, xb: b, flags: flags}
+	stream := io.NewSectionReader(s.rd.r, off, n)
+	blocks := make([]Block, len(xbs))
+	for i, b := range xbs {
+		if err := xzdec.CheckBlock(stream, flags, b); err != nil {
+			if errors.Is(err, xzdec.ErrUnsupported) {
+				return nil, nil // filters of others: decoded from the start
+			}
+			if !errors.Is(err, xzdec.ErrCorrupt) {
+				return nil, err // the file could not be read
+			}
+			return nil, bad(off+b.Offset, fmt.Sprintf("xz block %d does not match the stream's index (data %d to %d)", i, b.Start, b.Start+b.Size), nil)
 		}
+		blocks[i] = Block{Index: i, Offset: b.Start, Size: b.Size, xb: b, flags: flags}
 	}
-	s.st.blocks.Store(&blocks)
 	return blocks, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -99,7 +100,8 @@ func TestBlocksDamage(t *testing.T) {
 	if _, err := open(t, buildContainer('P', [16]byte{}, []rawSection{sec})).Sections[0].Blocks(); !errors.Is(err, ErrFormat) {
 		t.Errorf("USize one more than the blocks: %v", err)
 	}
-	// A damaged block header.
+	// A damaged block header: the map is refused (its data could not
+	// be placed), naming the block.
 	blocks, err := s.Blocks()
 	if err != nil {
 		t.Fatal(err)
@@ -107,14 +109,13 @@ func TestBlocksDamage(t *testing.T) {
 	b := bytes.Clone(good)
 	b[int(s.Pointer)+int(blocks[2].xb.Offset)+2] ^= 0x01
 	s2 := open(t, b).Sections[0]
-	bl2, err := s2.Blocks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s2.AppendBlock(nil, bl2[2]); !errors.Is(err, ErrFormat) {
+	if _, err := s2.Blocks(); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "block 2") {
 		t.Errorf("a damaged block header: %v", err)
 	}
-	if _, err := s2.AppendBlock(nil, bl2[1]); err != nil {
+	if _, err := s2.AppendBlock(nil, blocks[2]); !errors.Is(err, ErrFormat) {
+		t.Errorf("a damaged block header: %v", err)
+	}
+	if _, err := s2.AppendBlock(nil, blocks[1]); err != nil {
 		t.Errorf("the block before the damaged one: %v", err)
 	}
 }
@@ -222,5 +223,80 @@ func TestBlocksStoredBound(t *testing.T) {
 		if d, err := s.Data(); err != nil || !bytes.Equal(d, payload) {
 			t.Fatalf("Data: %d bytes, %v", len(d), err)
 		}
+	}
+}
+
+// shiftRecords returns the container b, whose first section is an xz
+// stream of blocks, with delta bytes moved from the uncompressed size of
+// the index's record i to that of record i+1 and the index's CRC32
+// recomputed: the same total, data, checksum and header, the varints the
+// same length. A reader trusting the index alone finds every byte of
+// block i+1 delta bytes off.
+func shiftRecords(t testing.TB, b []byte, i int, delta uint64) []byte {
+	t.Helper()
+	s := open(t, b).Sections[0]
+	end := int(s.Pointer) + int(s.CSize)
+	size := (int(binary.LittleEndian.Uint32(b[end-8:])) + 1) * 4
+	idx := b[end-12-size : end-12]
+	out := bytes.Clone(b)
+	rec := []uint64{}
+	p := 1
+	n, k := binary.Uvarint(idx[p:])
+	p += k
+	for range 2 * n {
+		v, k := binary.Uvarint(idx[p:])
+		rec = append(rec, v)
+		p += k
+	}
+	rec[2*i+1] -= delta
+	rec[2*i+3] += delta
+	enc := []byte{0}
+	enc = binary.AppendUvarint(enc, n)
+	for _, v := range rec {
+		enc = binary.AppendUvarint(enc, v)
+	}
+	if len(enc) != p {
+		t.Fatalf("the records changed length: %d, not %d", len(enc), p)
+	}
+	copy(out[end-12-size:], enc)
+	binary.LittleEndian.PutUint32(out[end-16:], crc32.ChecksumIEEE(out[end-12-size:end-16]))
+	return out
+}
+
+// TestBlocksShiftedRecords (issue 41, case 2): an index that moves bytes
+// from one block's record to the next, its CRC32 recomputed, is refused:
+// the blocks' LZMA2 chunk headers say how much each decodes to. Every
+// block decoded by itself would otherwise hand out data from the wrong
+// offset; the whole section fails to decode too.
+func TestBlocksShiftedRecords(t *testing.T) {
+	const bs = 64 << 10
+	payload := partialPayload(4*bs + 1000)
+	good := blockContainer(t, payload, bs)
+	if _, err := open(t, good).Sections[0].Blocks(); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 2} {
+		lie := shiftRecords(t, good, i, 1024)
+		s := open(t, lie).Sections[0]
+		blocks, err := s.Blocks()
+		if !errors.Is(err, ErrFormat) || blocks != nil {
+			t.Errorf("records %d and %d shifted by 1024: Blocks = %d blocks, %v; want ErrFormat", i, i+1, len(blocks), err)
+		}
+		if _, err := s.Data(); !errors.Is(err, ErrFormat) {
+			t.Errorf("records %d and %d shifted: Data: %v", i, i+1, err)
+		}
+	}
+}
+
+// TestBlocksUpTo: a map of more blocks than the caller holds is not made
+// (the section decodes from its start), before the index is read.
+func TestBlocksUpTo(t *testing.T) {
+	const bs = 16 << 10
+	s := open(t, blockContainer(t, partialPayload(8*bs), bs)).Sections[0]
+	if blocks, err := s.BlocksUpTo(8); err != nil || len(blocks) != 8 {
+		t.Fatalf("BlocksUpTo(8) = %d blocks, %v", len(blocks), err)
+	}
+	if blocks, err := s.BlocksUpTo(7); err != nil || blocks != nil {
+		t.Fatalf("BlocksUpTo(7) = %d blocks, %v; want none", len(blocks), err)
 	}
 }

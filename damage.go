@@ -17,7 +17,6 @@ type sectionState struct {
 	sums     atomic.Pointer[[][sha256.Size]byte] // see OpenVerified
 	verifyMu sync.Mutex                          // one first pass of OpenVerified at a time
 	decodes  atomic.Int64                        // decodes that read stored bytes, for tests
-	blocks   atomic.Pointer[[]Block]             // see Blocks
 }
 
 // damage remembers a decode of a section that failed on its content (a

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"math"
 )
 
@@ -31,6 +32,10 @@ type Block struct {
 // that are not the end of a stream.
 var ErrIndex = errors.New("xzdec: invalid stream index")
 
+// ErrTooManyBlocks reports an index of more records than its reader
+// holds.
+var ErrTooManyBlocks = errors.New("xzdec: more blocks than the reader maps")
+
 // ParseFooter reads f, a stream's last FooterSize bytes, and returns the
 // size of the index that precedes it and the stream's flags.
 func ParseFooter(f []byte) (indexSize int64, flags [2]byte, err error) {
@@ -52,9 +57,11 @@ func ParseFooter(f []byte) (indexSize int64, flags [2]byte, err error) {
 // that is at most max bytes long, and returns its blocks in order and the
 // stream's size: its header, the blocks, the index and the footer. What
 // can be checked without the blocks is: the index's CRC32 and padding,
-// the records' sizes. A block's own bytes are checked when it is decoded.
-// It allocates for at most len(idx)/2 blocks.
-func ParseIndex(idx []byte, flags [2]byte, max int64) ([]Block, int64, error) {
+// the records' sizes. A block's own bytes are checked when it is decoded,
+// or against its record by CheckBlock. An index of more than maxBlocks
+// records is ErrTooManyBlocks, before anything is allocated; it allocates
+// for at most that many blocks.
+func ParseIndex(idx []byte, flags [2]byte, max int64, maxBlocks int) ([]Block, int64, error) {
 	cs, err := checkSize(flags[:])
 	if err != nil {
 		return nil, 0, err
@@ -69,6 +76,9 @@ func ParseIndex(idx []byte, flags [2]byte, max int64) ([]Block, int64, error) {
 	// A record takes 2 bytes at least: more would be a lie.
 	if k <= 0 || n > uint64(len(body)-p-k)/2 {
 		return nil, 0, ErrIndex
+	}
+	if maxBlocks < 0 || n > uint64(maxBlocks) {
+		return nil, 0, ErrTooManyBlocks
 	}
 	p += k
 	blocks := make([]Block, 0, n)
@@ -138,4 +148,92 @@ func (d *Decoder) endSingle() error {
 	}
 	d.phase = atEnd
 	return nil
+}
+
+// CheckBlock checks block b of a stream whose footer gave flags against
+// its index record without decoding it: its header, then the headers of
+// its LZMA2 chunks, each stating how many bytes the chunk decodes to (a
+// decoder makes exactly that many, or fails). They must add up to the
+// record's size, agree with the sizes the header states, if any, and end
+// where the record says the block's stored bytes end. An index that moves
+// bytes from one record to another (same total, CRC32 recomputed) would
+// otherwise shift the data of every later block for a reader that decodes
+// blocks apart. r reads the stream from its first byte; CheckBlock reads
+// the block's header and 6 bytes per chunk (a chunk holds up to 64 KiB of
+// stored bytes), and allocates nothing beyond the header.
+func CheckBlock(r io.ReaderAt, flags [2]byte, b Block) error {
+	cs, err := checkSize(flags[:])
+	if err != nil {
+		return err
+	}
+	var h [1024]byte
+	if _, err := r.ReadAt(h[:1], b.Offset); err != nil {
+		return readErr(err)
+	}
+	size := (int64(h[0]) + 1) * 4
+	if h[0] == 0 || size+int64(cs)+1 > b.Stored {
+		return errCorrupt
+	}
+	if _, err := r.ReadAt(h[:size], b.Offset); err != nil {
+		return readErr(err)
+	}
+	_, hcsize, husize, err := parseBlockHeader(h[:size], int(size))
+	if err != nil {
+		return err
+	}
+	end := b.Offset + int64(b.unpadded) - int64(cs) // where the data must end
+	pos, usize := b.Offset+size, int64(0)
+	var c [6]byte
+	for {
+		if pos >= end {
+			return errCorrupt
+		}
+		k := min(int64(len(c)), end-pos)
+		if _, err := r.ReadAt(c[:k], pos); err != nil {
+			return readErr(err)
+		}
+		ctl := c[0]
+		switch {
+		case ctl == 0:
+			pos++
+			if pos != end || usize != b.Size || hcsize >= 0 && hcsize != end-b.Offset-size || husize >= 0 && husize != usize {
+				return errCorrupt
+			}
+			return nil
+		case ctl <= 2:
+			if k < 3 {
+				return errCorrupt
+			}
+			n := int64(c[1])<<8 | int64(c[2]) + 1
+			pos += 3 + n
+			usize += n
+		case ctl < 0x80:
+			return errCorrupt
+		default:
+			if k < 5 {
+				return errCorrupt
+			}
+			hdr := int64(5)
+			if ctl >= 0xC0 {
+				hdr = 6
+			}
+			pos += hdr + (int64(c[3])<<8 | int64(c[4])) + 1
+			usize += int64(ctl&0x1F)<<16 | int64(c[1])<<8 | int64(c[2]) + 1
+		}
+		if usize > b.Size {
+			return errCorrupt
+		}
+	}
+}
+
+// ErrCorrupt is CheckBlock's error for a block that does not match its
+// record.
+var ErrCorrupt = errCorrupt
+
+// readErr turns the end of the input within a block into corruption.
+func readErr(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return errCorrupt
+	}
+	return err
 }

@@ -24,7 +24,7 @@ func streamBlocks(z []byte) ([2]byte, []Block, error) {
 	if n > int64(len(z)-FooterSize) {
 		return flags, nil, ErrIndex
 	}
-	blocks, size, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z)))
+	blocks, size, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z)), 1<<30)
 	if err == nil && size != int64(len(z)) {
 		err = ErrIndex // not one stream
 	}
@@ -142,7 +142,7 @@ func TestBlocks(t *testing.T) {
 		}
 		// An index of more than the stream holds.
 		n, _, _ := ParseFooter(z[len(z)-FooterSize:])
-		if _, _, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z))-4); err == nil {
+		if _, _, err := ParseIndex(z[int64(len(z)-FooterSize)-n:len(z)-FooterSize], flags, int64(len(z))-4, 1<<30); err == nil {
 			t.Errorf("%s: the index parses for a stream 4 bytes shorter", name)
 		}
 	}
@@ -153,7 +153,7 @@ func TestBlocks(t *testing.T) {
 func TestParseIndexBounds(t *testing.T) {
 	idx := []byte{0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0, 0}
 	idx = appendCRC(idx)
-	if _, _, err := ParseIndex(idx, [2]byte{}, 1<<40); !errors.Is(err, ErrIndex) {
+	if _, _, err := ParseIndex(idx, [2]byte{}, 1<<40, 1<<30); !errors.Is(err, ErrIndex) {
 		t.Fatalf("a count of 4 billion records in 12 bytes: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/gobpx/bpx"
 )
@@ -20,33 +21,43 @@ import (
 // against its digest before any is returned, as every object read by
 // itself is.
 
-// blockKey is the cache key of block b of section sec: below every
-// object's key (objectKey), for up to 2^20 sections of 2^32 blocks.
-func blockKey(sec, b int) int64 { return math.MinInt64/2 + int64(sec)<<32 + int64(b) }
+// blockKey is the cache key of block b of section sec.
+func blockKey(sec, b int) cacheKey { return cacheKey{kind: keyBlock, sec: sec, n: int64(b)} }
 
 // sectionBlocks returns the blocks of section sec, or nil when it has none,
-// its index cannot be read or does not check (the section is then decoded
-// from its start, which reports what is wrong with it) or a block is larger than a
-// quarter of the cache (then streamed, in memory bounded by the
-// dictionary, as a section too large for the cache is). The answer is
-// kept: every read of the section asks.
+// its index cannot be read or does not match the blocks (see
+// bpx.Section.BlocksUpTo; the section is then decoded from its start,
+// which reports what is wrong with it), a block is larger than a quarter
+// of the cache (then streamed, in memory bounded by the dictionary, as a
+// section too large for the cache is), or the map would take more than a
+// quarter of the cache. The answer is kept in the cache, the map counted
+// in its budget: every read of the section asks.
 func (p *Package) sectionBlocks(sec int) []bpx.Block {
-	if m := p.blockMap[sec].Load(); m != nil {
-		return *m
-	}
-	blocks, err := p.Reader.Sections[sec].Blocks()
-	for _, b := range blocks {
-		if b.Size > p.cache.maxEntry() {
-			err = errTooLarge
-			break
+	load := func(buf []byte) ([]byte, any, int64, error) {
+		limit := int(min(p.cache.maxEntry()/blockMapEntrySize, math.MaxInt32))
+		blocks, err := p.Reader.Sections[sec].BlocksUpTo(limit)
+		for _, b := range blocks {
+			if b.Size > p.cache.maxEntry() {
+				err = errTooLarge
+				break
+			}
 		}
+		if err != nil {
+			blocks = nil
+		}
+		return nil, blocks, int64(cap(blocks)) * blockMapEntrySize, nil
 	}
+	e, err := p.cache.getValue(cacheKey{kind: keyBlockMap, sec: sec}, 0, load, false)
 	if err != nil {
-		blocks = nil
+		return nil
 	}
-	p.blockMap[sec].Store(&blocks)
+	blocks := e.val.([]bpx.Block)
+	p.cache.release(e) // the slice stays valid; the cache only forgets it
 	return blocks
 }
+
+// blockMapEntrySize is what a block of a map costs in the cache's budget.
+const blockMapEntrySize = int64(unsafe.Sizeof(bpx.Block{}))
 
 // errTooLarge marks, in sectionBlocks, a block larger than the cache takes.
 var errTooLarge = errors.New("block larger than a quarter of the cache")

@@ -14,12 +14,12 @@ import (
 )
 
 // blockKeys returns the cache keys of p's block entries.
-func blockKeys(p *Package) []int64 {
+func blockKeys(p *Package) []cacheKey {
 	p.cache.mu.Lock()
 	defer p.cache.mu.Unlock()
-	var keys []int64
+	var keys []cacheKey
 	for k := range p.cache.entries {
-		if k < objectKey(1<<31-1) {
+		if k.kind == keyBlock {
 			keys = append(keys, k)
 		}
 	}

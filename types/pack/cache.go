@@ -3,6 +3,7 @@ package pack
 import (
 	"container/list"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/gobpx/bpx"
@@ -34,7 +35,7 @@ type cache struct {
 	mu      sync.Mutex
 	max     int64
 	used    int64 // charged by the entries and the free buffers
-	entries map[int64]*centry
+	entries map[cacheKey]*centry
 	lru     list.List // of *centry, most recent at the front
 	free    [][]byte  // buffers of evicted, unpinned entries
 	gen     uint64    // the generation of the last entry made
@@ -72,15 +73,42 @@ const maxFreeBuffers = 4
 // decoder: its own structures, so that many tiny entries are bounded too.
 const entryOverhead = 1 << 10
 
-// A cache entry is a section, decoded whole or in part (idx ≥ 0), the
-// bytes of one object of a section too large for the cache (objectKey),
-// or one xz block of such a section, decoded whole or in part (blockKey).
+// cacheKey names what a cache entry holds, never who asked for it: two
+// readers share an entry only when they want the same bytes, checked the
+// same way. An index entry or a table row that names an object cannot
+// reach bytes cached for another place through the object's number.
+type cacheKey struct {
+	kind cacheKind
+	sec  int    // the section (keySection, keyBlock, keyObject)
+	n    int64  // the block (keyBlock) or the index page (keyPage)
+	off  uint64 // keyObject: where the bytes start in the section's decoded data
+	size uint64 // keyObject: how many bytes
+	sum  uint32 // keyObject: the CRC-32C they were checked against
+}
+
+// cacheKind is what an entry holds.
+type cacheKind uint8
+
+const (
+	keySection  cacheKind = iota // a section, decoded whole or in part
+	keyBlock                     // one xz block of a section too large for the cache (blocks.go)
+	keyObject                    // the bytes of one object read by itself, checked (objectEntry)
+	keyPage                      // a page of the path index, checked (pathlookup.go)
+	keyBlockMap                  // a section's xz block map, checked (blocks.go)
+)
+
+// sectionKey is the key of section sec.
+func sectionKey(sec int) cacheKey { return cacheKey{kind: keySection, sec: sec} }
+
+// A cache entry is what its key says it holds.
 type centry struct {
-	idx     int64
+	key     cacheKey
 	gen     uint64 // unique to this load: checks of its bytes hold for it alone
 	charge  int64  // what it counts in the cache's budget
 	ready   chan struct{}
 	data    []byte // the decoded section, or its first part while part is set
+	val     any    // what the entry holds besides bytes (getValue)
+	valSize int64  // the bytes val holds
 	err     error
 	elem    *list.Element
 	pins    int  // callers between get and release
@@ -94,38 +122,84 @@ type centry struct {
 	// handed out never move. data changes under both mu and c.mu.
 	mu   sync.Mutex
 	part *bpx.Partial // nil once the whole section is decoded and verified
+
+	// The objects' bytes in data checked against a digest (see
+	// ObjectReader.checkDigest), the latest maxChecked, under checkMu.
+	checkMu sync.Mutex
+	checked []checkedSpan
+}
+
+// checkedSpan is bytes of an entry that matched a digest: where they lie,
+// how many, and the digest. A memo keyed by object number would let a
+// crafted index entry naming that object at another place pass unchecked.
+type checkedSpan struct {
+	off, size uint64
+	sum       uint32
+}
+
+// maxChecked bounds the spans an entry remembers: enough for the objects
+// readers read piece by piece at once; any other is checked again (a
+// CRC-32C, tens of GB/s).
+const maxChecked = 32
+
+// wasChecked reports whether sp's bytes of e matched its digest.
+func (e *centry) wasChecked(sp checkedSpan) bool {
+	e.checkMu.Lock()
+	defer e.checkMu.Unlock()
+	return slices.Contains(e.checked, sp)
+}
+
+// noteChecked remembers that sp's bytes of e matched its digest.
+func (e *centry) noteChecked(sp checkedSpan) {
+	e.checkMu.Lock()
+	defer e.checkMu.Unlock()
+	if len(e.checked) == maxChecked {
+		e.checked = append(e.checked[:0], e.checked[1:]...)
+	}
+	e.checked = append(e.checked, sp)
 }
 
 func newCache(budget int64) *cache {
-	return &cache{max: budget, entries: make(map[int64]*centry), lastNext: -1, maxAhead: max(1, runtime.GOMAXPROCS(0))}
+	return &cache{max: budget, entries: make(map[cacheKey]*centry), lastNext: -1, maxAhead: max(1, runtime.GOMAXPROCS(0))}
 }
 
 // maxEntry is the largest section the cache takes: a quarter of its budget,
 // so that a few sections in use by concurrent readers fit together.
 func (c *cache) maxEntry() int64 { return c.max / 4 }
 
-// get returns the entry of section idx, pinned, calling load once for
+// get returns the entry of key, pinned, calling load once for
 // concurrent callers (with a recycled buffer to append to, if any). The
 // caller reads e.data, then calls release(e). Errors are not cached: the
 // next call loads again. size is the section's expected decoded size;
 // ahead allows a read-ahead if this load continues a run in order.
-func (c *cache) get(idx int64, size int64, load loader, ahead bool) (*centry, error) {
+func (c *cache) get(key cacheKey, size int64, load loader, ahead bool) (*centry, error) {
+	return c.getValue(key, size, func(buf []byte) ([]byte, any, int64, error) {
+		data, err := load(buf)
+		return data, nil, 0, err
+	}, ahead)
+}
+
+// getValue is get for an entry that holds a value besides bytes, such as
+// a section's block map: load returns it and the bytes it holds, which
+// count in the budget as a buffer does (e.val, e.valSize).
+func (c *cache) getValue(key cacheKey, size int64, load func(buf []byte) ([]byte, any, int64, error), ahead bool) (*centry, error) {
 	c.mu.Lock()
-	if e, ok := c.entries[idx]; ok {
+	if e, ok := c.entries[key]; ok {
 		if _, err := c.found(e, size, ahead); err != nil {
 			return nil, err
 		}
 		return e, nil
 	}
 	c.makeRoom(size)
-	e, buf := c.add(idx)
+	e, buf := c.add(key)
 	e.pins = 1
-	c.noteLoad(idx, size, ahead)
+	c.noteLoad(key, size, ahead)
 	c.mu.Unlock()
 
-	data, err := load(buf[:0])
+	data, val, valSize, err := load(buf[:0])
 
 	c.mu.Lock()
+	e.val, e.valSize = val, valSize
 	c.finish(e, buf, data, err)
 	c.mu.Unlock()
 	close(e.ready)
@@ -138,17 +212,17 @@ func (c *cache) get(idx int64, size int64, load loader, ahead bool) (*centry, er
 
 // noteLoad follows the run of loads in order and starts a read-ahead
 // where it continues one; c.mu is held.
-func (c *cache) noteLoad(idx int64, size int64, ahead bool) {
-	if c.next != nil && idx >= 0 {
-		if idx == int64(c.lastNext) {
+func (c *cache) noteLoad(key cacheKey, size int64, ahead bool) {
+	if c.next != nil && key.kind == keySection {
+		if key.sec == c.lastNext {
 			c.run++
 		} else {
 			c.run = 0
 		}
-		nidx, _, _ := c.next(int(idx))
-		c.lastNext = nidx
-		if c.run >= minRun && ahead && nidx >= 0 {
-			c.fill(idx, size)
+		nsec, _, _ := c.next(key.sec)
+		c.lastNext = nsec
+		if c.run >= minRun && ahead && nsec >= 0 {
+			c.fill(key.sec, size)
 		}
 	}
 }
@@ -164,7 +238,7 @@ func (c *cache) found(e *centry, need int64, ahead bool) ([]byte, error) {
 		// The first reader of a section read ahead: the run goes on.
 		e.ahead = false
 		if ahead && c.next != nil {
-			c.fill(e.idx, 0)
+			c.fill(e.key.sec, 0)
 		}
 	}
 	e.pins++
@@ -185,15 +259,15 @@ func (c *cache) found(e *centry, need int64, ahead bool) ([]byte, error) {
 // opener starts decoding a section in steps onto buf.
 type opener func(buf []byte) (*bpx.Partial, error)
 
-// getPartial returns the entry of section idx, pinned, decoded at least to
+// getPartial returns the entry of key (a section or a block), pinned, decoded at least to
 // need bytes, and those bytes (more, if an earlier reader needed more):
 // read them from the slice returned, not from e.data, which another reader
 // may extend meanwhile. The bytes are unverified until the section is
 // decoded whole: the caller checks what it uses. size is the section's
 // decoded size, the capacity its buffer gets at once.
-func (c *cache) getPartial(idx int64, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
+func (c *cache) getPartial(key cacheKey, size, need int64, open opener, ahead bool) (*centry, []byte, error) {
 	c.mu.Lock()
-	if e, ok := c.entries[idx]; ok {
+	if e, ok := c.entries[key]; ok {
 		data, err := c.found(e, need, ahead)
 		if err != nil {
 			return nil, nil, err
@@ -201,9 +275,9 @@ func (c *cache) getPartial(idx int64, size, need int64, open opener, ahead bool)
 		return e, data, nil
 	}
 	c.makeRoom(size)
-	e, buf := c.add(idx)
+	e, buf := c.add(key)
 	e.pins = 1
-	c.noteLoad(idx, size, ahead)
+	c.noteLoad(key, size, ahead)
 	c.mu.Unlock()
 
 	if int64(cap(buf)) < size {
@@ -264,7 +338,7 @@ func (c *cache) extend(e *centry, need int64) ([]byte, error) {
 
 // recharge counts what e holds now in the budget; c.mu is held.
 func (c *cache) recharge(e *centry) {
-	n := int64(cap(e.data)) + entryOverhead
+	n := int64(cap(e.data)) + e.valSize + entryOverhead
 	if e.part != nil {
 		n += e.part.Footprint()
 	}
@@ -300,12 +374,12 @@ func (c *cache) trim() {
 	}
 }
 
-// add makes the entry of section idx, being loaded, and hands out a
-// recycled buffer for it if there is one; c.mu is held.
-func (c *cache) add(idx int64) (*centry, []byte) {
+// add makes the entry of key, being loaded, and hands out a recycled
+// buffer for it if there is one; c.mu is held.
+func (c *cache) add(key cacheKey) (*centry, []byte) {
 	c.gen++
-	e := &centry{idx: idx, gen: c.gen, ready: make(chan struct{})}
-	c.entries[idx] = e
+	e := &centry{key: key, gen: c.gen, ready: make(chan struct{})}
+	c.entries[key] = e
 	c.loads++
 	var buf []byte
 	if n := len(c.free); n > 0 {
@@ -322,7 +396,7 @@ func (c *cache) finish(e *centry, buf, data []byte, err error) {
 		// data is buf or what it grew into: recycle it once, here, and
 		// keep nothing in e for release to recycle again.
 		e.err = err
-		delete(c.entries, e.idx)
+		delete(c.entries, e.key)
 		e.evicted = true
 		if cap(data) > cap(buf) {
 			buf = data
@@ -340,7 +414,7 @@ func (c *cache) finish(e *centry, buf, data []byte, err error) {
 func (c *cache) evict(old *centry) {
 	c.lru.Remove(old.elem)
 	old.elem = nil
-	delete(c.entries, old.idx)
+	delete(c.entries, old.key)
 	c.used -= old.charge
 	old.charge = 0
 	old.evicted = true
@@ -349,26 +423,26 @@ func (c *cache) evict(old *centry) {
 	}
 }
 
-// fill starts read-aheads of the sections after idx, in order, until
+// fill starts read-aheads of the sections after sec, in order, until
 // maxAhead are in flight or one cannot start; pending bytes are being
 // loaded besides. c.mu is held.
-func (c *cache) fill(idx int64, pending int64) {
+func (c *cache) fill(sec int, pending int64) {
 	for range c.maxAhead + 1 {
-		nidx, nsize, nload := c.next(int(idx))
-		if nidx < 0 || !c.readAhead(int64(nidx), nsize, pending, nload) {
+		nsec, nsize, nload := c.next(sec)
+		if nsec < 0 || !c.readAhead(nsec, nsize, pending, nload) {
 			return
 		}
-		idx = int64(nidx)
+		sec = nsec
 	}
 }
 
-// readAhead starts loading section idx (size bytes) in the background,
+// readAhead starts loading section sec (size bytes) in the background,
 // unless maxAhead read-aheads are in flight or the budget cannot hold it
 // next to a section of pending bytes being loaded without evicting a
 // pinned entry or the most recent one. It reports whether the section is
 // in the cache or being loaded now. c.mu is held.
-func (c *cache) readAhead(idx int64, size, pending int64, load loader) bool {
-	if _, ok := c.entries[idx]; ok {
+func (c *cache) readAhead(sec int, size, pending int64, load loader) bool {
+	if _, ok := c.entries[sectionKey(sec)]; ok {
 		return true
 	}
 	if c.inflight >= c.maxAhead || c.closed {
@@ -394,16 +468,16 @@ func (c *cache) readAhead(idx int64, size, pending int64, load loader) bool {
 	for _, old := range victims {
 		c.evict(old)
 	}
-	e, buf := c.add(idx)
+	e, buf := c.add(sectionKey(sec))
 	e.ahead = true
 	c.aheads++
 	c.inflight++
 	c.aheadRes += size
-	if nidx, _, _ := c.next(int(idx)); nidx >= 0 {
-		c.lastNext = nidx
+	if nsec, _, _ := c.next(sec); nsec >= 0 {
+		c.lastNext = nsec
 	}
 	if c.onAhead != nil {
-		c.onAhead(int(idx))
+		c.onAhead(sec)
 	}
 	c.aheadWG.Add(1)
 	go func() {

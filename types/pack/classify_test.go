@@ -132,14 +132,13 @@ func TestStoredSections(t *testing.T) {
 	}
 }
 
-// decodedSections counts the whole sections p's cache holds (object
-// entries have negative keys).
+// decodedSections counts the whole sections p's cache holds.
 func decodedSections(p *Package) int {
 	p.cache.mu.Lock()
 	defer p.cache.mu.Unlock()
 	n := 0
 	for k := range p.cache.entries {
-		if k >= 0 {
+		if k.kind == keySection {
 			n++
 		}
 	}

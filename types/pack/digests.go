@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gobpx/bpx"
 )
@@ -72,10 +71,9 @@ func marshalDigests(table []byte, digests []uint32) []byte {
 // digestState is what a Package knows of its object digests, loaded at the
 // first read that can use them.
 type digestState struct {
-	once    sync.Once
-	sums    []uint32        // nil: none usable
-	why     string          // why a SectionDigests present is not used
-	checked []atomic.Uint64 // per object: the cache entry whose bytes of it matched
+	once sync.Once
+	sums []uint32 // nil: none usable
+	why  string   // why a SectionDigests present is not used
 }
 
 // digests returns the package's usable object digests, or nil.
@@ -83,9 +81,6 @@ func (p *Package) digests() []uint32 {
 	p.load() // its error leaves no objects, hence no digests
 	p.dig.once.Do(func() {
 		p.dig.sums, p.dig.why = p.loadDigests()
-		if p.dig.sums != nil {
-			p.dig.checked = make([]atomic.Uint64, len(p.dig.sums))
-		}
 	})
 	return p.dig.sums
 }
@@ -119,29 +114,6 @@ func (p *Package) loadDigests() ([]uint32, string) {
 		sums[i] = binary.LittleEndian.Uint32(b[digestHeaderSize+4*i:])
 	}
 	return sums, ""
-}
-
-// checkDigest checks b, the whole of object i, against its digest. gen
-// names the cache entry b lies in, whose bytes never change: b is checked
-// once for each entry (each load of the section), so bytes read again
-// from a changed file after an eviction are checked again. gen 0 checks
-// every time.
-func (p *Package) checkDigest(i int, b []byte, gen uint64) error {
-	sums := p.digests()
-	if sums == nil {
-		return nil
-	}
-	if gen != 0 && p.dig.checked[i].Load() == gen {
-		return nil
-	}
-	if got := objectDigest(b); got != sums[i] {
-		o := &p.objects[i]
-		return p.objectError(o, fmt.Sprintf("CRC-32C %#08x, digest %#08x", got, sums[i]), bpx.ErrChecksum)
-	}
-	if gen != 0 {
-		p.dig.checked[i].Store(gen)
-	}
-	return nil
 }
 
 // VerifySection decodes data section i whole, checking its checksum, and

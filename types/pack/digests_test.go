@@ -208,7 +208,7 @@ func TestReadDecodesOnlyToObject(t *testing.T) {
 			if err != nil || !bytes.Equal(got, m[first.Name].Data) {
 				t.Fatalf("%s: %v", first.Name, err)
 			}
-			e := p.cache.entries[int64(sec)]
+			e := p.cache.entries[sectionKey(sec)]
 			if e == nil || e.part == nil || uint64(len(e.data)) > size/8 {
 				t.Fatalf("after reading a %d-byte object at the start, %d of %d bytes decoded", first.Size, len(e.data), size)
 			}

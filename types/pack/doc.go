@@ -222,6 +222,43 @@
 // option is given, and a damaged object is an error with its partial file removed,
 // never a silently truncated file (the reference SDK does both wrong).
 //
+// # Accelerators
+//
+// The object table and the strings are the authority on which bytes a
+// name holds: the reference SDK, "bpx ls", Unpack and ReadObject read
+// them. Everything else a Package uses to read faster is a second account
+// of the same facts, which a crafted file can make disagree with the
+// first; each is checked against its authority before anything it says is
+// used, so that a name reads the same bytes on every read path (fs.FS at
+// any cache size and after any earlier reads, OpenObject, Unpack,
+// overlays, locally or over HTTP) or fails:
+//
+//   - The path index (SectionPathIndex) finds a name's object without the
+//     tables. Each entry is checked against the table row of the object it
+//     names (size, start, offset and name) before it is used: a
+//     comparison once the tables are loaded, else two small reads (the
+//     20-byte row and the name; over HTTP, two range requests unless the
+//     remote cache holds them). An entry that differs drops the index;
+//     the tables answer. VerifyStructure compares the whole index.
+//   - An xz section's block map (bpx.Section.BlocksUpTo) places each
+//     block's data in the section. It is checked against the blocks' LZMA2
+//     chunk headers, which fix how much each block decodes to, before it
+//     is used: its header and 6 bytes per chunk of up to 64 KiB of stored
+//     bytes (over HTTP, that reads the stored section through the remote
+//     cache once). A map that does not match is not used; the section
+//     then fails as a whole decode does. Maps are kept in the section
+//     cache, counted in its budget, and refused beyond a quarter of it.
+//   - Cache entries are keyed by what they hold (a section, a block, an
+//     index page, or an object's bytes by section, offset, size and the
+//     CRC-32C they matched), never by an object's number: two readers
+//     share bytes only when they asked for the same bytes checked the
+//     same way. The memory of which objects matched their digest lives on
+//     the entry of their bytes, keyed the same way.
+//   - Object digests (SectionDigests, or a path index entry's own) and
+//     section checksums catch damage. They are not collision resistant:
+//     someone who writes the file can make bytes match them. So they never
+//     decide which bytes a name gets; the checks above do.
+//
 // # Security
 //
 // Packages are treated as hostile input. No input makes the reader panic or
@@ -239,9 +276,10 @@
 //     once, through the cache) and the tables are read as before at the
 //     first call that needs them. An index that is stale, malformed or
 //     damaged is not used: the tables answer, as for a package without
-//     one. One bound to the tables that gives other objects than they do
-//     is a crafted file, read as it says, which VerifyStructure ("bpx
-//     verify") reports.
+//     one. Each entry is checked against its object's table row before
+//     it is used (see Accelerators): one bound to the tables that gives
+//     other bytes than they do is dropped at that entry, and
+//     VerifyStructure ("bpx verify") reports it.
 //   - The directory tree behind the fs.FS methods is built on first use in
 //     time and memory linear in the total length of the names (about 50
 //     bytes per file and per directory): a name of a million levels costs

@@ -8,10 +8,23 @@ func CachedSections(p *Package) int {
 }
 
 // CachedSection reports whether p's cache holds section sec.
-func CachedSection(p *Package, sec int64) bool {
+func CachedSection(p *Package, sec int) bool {
 	p.cache.mu.Lock()
 	defer p.cache.mu.Unlock()
-	return p.cache.entries[sec] != nil
+	return p.cache.entries[sectionKey(sec)] != nil
+}
+
+// cachedObject reports whether p's cache holds the bytes of o read by
+// themselves.
+func cachedObject(p *Package, o *Object) bool {
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	for k := range p.cache.entries {
+		if k.kind == keyObject && k.sec == int(o.Start) && k.off == uint64(o.Offset) && k.size == o.Size {
+			return true
+		}
+	}
+	return false
 }
 
 // compressAll makes a Writer put every object in compressed sections, as

@@ -158,10 +158,11 @@ type ObjectReader struct {
 	mu      sync.Mutex     // guards st
 	st      *sectionStream // decoder of a streamed section
 
-	// An object found through the path index carries its digest, so that
-	// reading it needs neither the object table nor SectionDigests.
+	// The CRC-32C the object's bytes are checked against when it is read
+	// by itself (hasSum): an index entry's own (so that reading it needs
+	// neither the object table nor SectionDigests), else SectionDigests'.
 	sum    uint32
-	ownSum bool
+	hasSum bool
 }
 
 // OpenObject returns a reader of the object at index i of Objects, whatever
@@ -179,7 +180,11 @@ func (p *Package) OpenObject(i int) (*ObjectReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ObjectReader{p: p, obj: o, segs: segs}, nil
+	r := &ObjectReader{p: p, obj: o, segs: segs}
+	if sums := p.digests(); sums != nil {
+		r.sum, r.hasSum = sums[i], true
+	}
+	return r, nil
 }
 
 // Object returns the table entry of the object being read.
@@ -346,15 +351,14 @@ func readRaw(s *bpx.Section, b []byte, at uint64) error {
 	return err
 }
 
-// objectKey is the cache key of the bytes of object i.
-func objectKey(i int) int64 { return -1 - int64(i) }
-
 // objectEntry returns the cache entry holding the bytes of the reader's
 // object, which lies in segment sg of a section too large for the cache,
 // pinned (release it): read at each load from the blocks that hold it
 // (see blocks.go) or from a decoder of the section (one left by an
 // earlier read before the object, if any), and checked against the
-// object's digest before any of it is handed out.
+// object's digest before any of it is handed out. The entry is keyed by
+// the bytes' place and that digest, not by the object's number, which a
+// crafted index entry may give to other bytes.
 func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 	p := r.p
 	s := p.Reader.Sections[sg.sec]
@@ -397,12 +401,13 @@ func (r *ObjectReader) objectEntry(sg *segment) (*centry, error) {
 			}
 			p.streams.put(st)
 		}
-		if err := r.checkDigest(buf, 0); err != nil {
+		if err := r.checkDigest(buf, nil); err != nil {
 			return buf[:0], err
 		}
 		return buf, nil
 	}
-	return p.cache.get(objectKey(r.obj.Index), int64(n), load, false)
+	key := cacheKey{kind: keyObject, sec: sg.sec, off: sg.off, size: sg.n, sum: r.sum}
+	return p.cache.get(key, int64(n), load, false)
 }
 
 // cached returns the cache entry of segment sg's section, pinned (release
@@ -422,9 +427,9 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 	var err error
 	stepwise := r.stepwise() && !r.whole
 	if stepwise {
-		e, data, err = r.p.cache.getPartial(int64(sec), size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
+		e, data, err = r.p.cache.getPartial(sectionKey(sec), size, int64(sg.off+sg.n), r.p.Reader.Sections[sec].OpenPartial, !r.noAhead)
 	} else {
-		e, err = r.p.cache.get(int64(sec), size, r.p.Reader.Sections[sec].AppendData, !r.noAhead)
+		e, err = r.p.cache.get(sectionKey(sec), size, r.p.Reader.Sections[sec].AppendData, !r.noAhead)
 		if e != nil {
 			data = e.data
 		}
@@ -437,7 +442,7 @@ func (r *ObjectReader) cached(sg *segment) (*centry, []byte, error) {
 		return nil, nil, r.p.objectError(r.obj, fmt.Sprintf("section %d decoded to %d bytes, fewer than its header says", sec, len(data)), ErrObjectRange)
 	}
 	if stepwise && r.p.signers == nil {
-		if err := r.checkDigest(data[sg.off:sg.off+sg.n], e.gen); err != nil {
+		if err := r.checkDigest(data[sg.off:sg.off+sg.n], e); err != nil {
 			r.p.cache.release(e)
 			return nil, nil, err
 		}
@@ -456,17 +461,28 @@ func (r *ObjectReader) stepwise() bool {
 // its own, against its digest: it lies in one section, and the package
 // has usable digests.
 func (r *ObjectReader) objectWise() bool {
-	return len(r.segs) == 1 && (r.ownSum || r.p.digests() != nil)
+	return len(r.segs) == 1 && r.hasSum
 }
 
 // checkDigest checks b, the whole of the reader's object, against its
-// digest (see Package.checkDigest).
-func (r *ObjectReader) checkDigest(b []byte, gen uint64) error {
-	if !r.ownSum {
-		return r.p.checkDigest(r.obj.Index, b, gen)
+// digest. b lies in cache entry e (nil: in no entry), whose bytes never
+// change: e remembers the bytes it checked, by their place and digest,
+// so that reading an object piece by piece checks it once per load of
+// its section, and bytes read again from a changed file after an
+// eviction are checked again.
+func (r *ObjectReader) checkDigest(b []byte, e *centry) error {
+	if !r.hasSum {
+		return nil
+	}
+	sp := checkedSpan{off: r.segs[0].off, size: uint64(len(b)), sum: r.sum}
+	if e != nil && e.wasChecked(sp) {
+		return nil
 	}
 	if got := objectDigest(b); got != r.sum {
 		return r.p.objectError(r.obj, fmt.Sprintf("CRC-32C %#08x, digest %#08x", got, r.sum), bpx.ErrChecksum)
+	}
+	if e != nil {
+		e.noteChecked(sp)
 	}
 	return nil
 }
@@ -538,7 +554,7 @@ func (r *ObjectReader) writeStored(w io.Writer) (int64, error) {
 	if err := readRaw(r.p.Reader.Sections[sg.sec], buf, sg.off); err != nil {
 		return 0, err
 	}
-	if err := r.checkDigest(buf, 0); err != nil {
+	if err := r.checkDigest(buf, nil); err != nil {
 		return 0, err
 	}
 	n, err := w.Write(buf)

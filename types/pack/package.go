@@ -85,11 +85,10 @@ type Package struct {
 	DraftTypeExt DraftTypeExt
 
 	objects  []Object
-	secSize  []uint64                      // decoded size of every section
-	blockMap []atomic.Pointer[[]bpx.Block] // per section: its usable blocks (see sectionBlocks), once known
-	chain    []int                         // revision 1: data sections in table order; nil = table order
-	nextData []int32                       // the next data section in table order after each section, or -1
-	dataTyp  uint8                         // section type that holds object data
+	secSize  []uint64 // decoded size of every section
+	chain    []int    // revision 1: data sections in table order; nil = table order
+	nextData []int32  // the next data section in table order after each section, or -1
+	dataTyp  uint8    // section type that holds object data
 	cfg      config
 	cache    *cache
 	streams  streamPool
@@ -105,8 +104,11 @@ type Package struct {
 	lazy    bool                      // the tables are read at first need (see LoadTables)
 	tabOnce sync.Once
 	tabErr  error
-	idxOnce sync.Once
-	idx     *fsIndex
+	// tablesReady is set once objects holds the tables (read at open, or
+	// by load): index entries are then checked against them.
+	tablesReady atomic.Bool
+	idxOnce     sync.Once
+	idx         *fsIndex
 
 	cleanOnce  sync.Once
 	clean      bool         // every name valid and unique, in path order
@@ -251,6 +253,7 @@ func (p *Package) load() error {
 	p.tabOnce.Do(func() {
 		if p.lazy {
 			p.tabErr = p.readRev2()
+			p.tablesReady.Store(p.tabErr == nil)
 		}
 	})
 	return p.tabErr
@@ -263,7 +266,6 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 	}
 	p := &Package{Reader: rd, cfg: cfg, cache: newCache(cfg.cacheSize), dataTyp: SectionData}
 	p.secSize = make([]uint64, len(rd.Sections))
-	p.blockMap = make([]atomic.Pointer[[]bpx.Block], len(rd.Sections))
 	for i, s := range rd.Sections {
 		p.secSize[i] = uint64(s.USize)
 	}
@@ -287,6 +289,7 @@ func newPackage(rd *bpx.Reader, cfg config) (*Package, error) {
 			err = p.tooMany(ix.nobj)
 		} else if err == nil {
 			err = p.readRev2()
+			p.tablesReady.Store(err == nil)
 		}
 	}
 	if err != nil {

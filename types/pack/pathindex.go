@@ -65,10 +65,14 @@ import (
 // package without knowing this section (and copies it as it is) changes
 // the object table or the strings, and readers then find their objects
 // through the tables, as for a package without an index. So does an index
-// that is malformed or whose page fails its CRC-32C: a bad index never
-// makes a reader fail or return another object, it only costs reading the
-// tables. The writer stores the two tables with CRC32 checksums, so that an
-// edit that only reorders their bytes changes them too.
+// that is malformed or whose page fails its CRC-32C, and one over
+// compressed tables. The writer stores the two tables raw with CRC32
+// checksums, so that an edit that only reorders their bytes changes them
+// too. The tables stay the authority: every entry is checked against the
+// table row of the object it names (size, start, offset and name) before
+// it is used, and an index whose entry differs is dropped there, so that a
+// path never reads other bytes through the index than through the tables
+// (see the package documentation's Accelerators).
 const SectionPathIndex = 0xF2
 
 // PathIndexThreshold is the size of the object table and strings above

@@ -357,13 +357,24 @@ func withIndex(t testing.TB, b, index []byte) []byte {
 // names a and c exchanged: well formed and bound to the tables, but wrong.
 func lyingIndex(t testing.TB, b []byte, a, c string) []byte {
 	t.Helper()
+	files, table, names, sums := indexSource(t, b)
+	ia := slices.IndexFunc(files, func(f indexFile) bool { return f.name == a })
+	ic := slices.IndexFunc(files, func(f indexFile) bool { return f.name == c })
+	files[ia].obj, files[ic].obj = files[ic].obj, files[ia].obj
+	return makePathIndex(files, table, names, sums, bpx.ChecksumCRC32)
+}
+
+// indexSource returns what the path index of package b is made of: its
+// files, its object table and strings, and its digests (nil if none).
+func indexSource(t testing.TB, b []byte) (files []indexFile, table, names []byte, sums []uint32) {
+	t.Helper()
 	p := tablesView(t, b)
 	ot, st := p.Reader.FindSection(SectionObjectTable), p.Reader.FindSection(SectionStrings)
 	table, err := ot.Data()
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, err := st.Data()
+	names, err = st.Data()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,10 +382,7 @@ func lyingIndex(t testing.TB, b []byte, a, c string) []byte {
 	if !ok {
 		t.Fatal("no index")
 	}
-	ia := slices.IndexFunc(files, func(f indexFile) bool { return f.name == a })
-	ic := slices.IndexFunc(files, func(f indexFile) bool { return f.name == c })
-	files[ia].obj, files[ic].obj = files[ic].obj, files[ia].obj
-	return makePathIndex(files, table, names, p.digests(), bpx.ChecksumCRC32)
+	return files, table, names, p.digests()
 }
 
 // TestVerifyFindsLyingIndex: an index bound to the tables that gives

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -21,11 +20,16 @@ type pathIndex struct {
 	hdr   pathIndexHeader
 	pages []pathPage
 	nobj  uint64 // objects in the object table
+
+	// The raw tables every entry is checked against (see checkEntry).
+	table, names *bpx.Section
 }
 
 // openPathIndex returns the package's path index, or nil when it has none
 // or one it cannot use: of another object table or strings (stale),
-// malformed, compressed, or made for longer paths than the reader's
+// malformed, compressed, over compressed tables (its entries could not be
+// checked against their rows without reading the tables whole: see
+// checkEntry), or made for longer paths than the reader's
 // WithMaxPathLength. Only I/O errors are returned.
 func openPathIndex(rd *bpx.Reader, cfg config) (*pathIndex, error) {
 	if cfg.skipNames || rd.Header.Version != 2 {
@@ -49,7 +53,8 @@ func openPathIndex(rd *bpx.Reader, cfg config) (*pathIndex, error) {
 		}
 		*slot = sec
 	}
-	if s == nil || ot == nil || s.Compressed() || s.CSize != s.USize || s.USize < pathIndexHeaderSize {
+	if s == nil || ot == nil || s.Compressed() || s.CSize != s.USize || s.USize < pathIndexHeaderSize ||
+		!raw(ot) || st != nil && !raw(st) {
 		return nil, nil
 	}
 	var hb [pathIndexHeaderSize]byte
@@ -73,8 +78,12 @@ func openPathIndex(rd *bpx.Reader, cfg config) (*pathIndex, error) {
 	if err != nil {
 		return nil, nil
 	}
-	return &pathIndex{s: s, hdr: h, pages: pages, nobj: uint64(ot.USize) / ObjectEntrySize}, nil
+	return &pathIndex{s: s, hdr: h, pages: pages, nobj: uint64(ot.USize) / ObjectEntrySize, table: ot, names: st}, nil
 }
+
+// raw reports whether s is stored as it is, so that any of its bytes can
+// be read in place.
+func raw(s *bpx.Section) bool { return !s.Compressed() && s.CSize == s.USize }
 
 // unusable turns an error reading the index into none (a section cut short
 // by the end of the file is a damaged index, which the tables replace) or
@@ -97,7 +106,7 @@ func readIndex(s *bpx.Section, b []byte, off int64) error {
 }
 
 // pageKey is the cache key of page i of the path index.
-func pageKey(i int) int64 { return math.MinInt64/4 + int64(i) }
+func pageKey(i int) cacheKey { return cacheKey{kind: keyPage, n: int64(i)} }
 
 // page returns page i's entries and restart table, read and checked whole
 // when it is first loaded into the cache, and its cache entry, pinned
@@ -330,6 +339,9 @@ func (p *Package) lookupIndexed(ix *pathIndex, name string) (fsEntry, error) {
 	case !found:
 		return fsEntry{}, fs.ErrNotExist
 	}
+	if err := p.checkEntry(ix, &e); err != nil {
+		return fsEntry{}, err
+	}
 	return fsEntry{dir: dir, elem: elem, obj: int(e.obj), ix: ix.file(&e)}, nil
 }
 
@@ -351,7 +363,13 @@ func (p *Package) openIndexed(f *indexedFile) (*ObjectReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ObjectReader{p: p, obj: &f.obj, segs: segs, sum: f.sum, ownSum: f.hasSum}, nil
+	r := &ObjectReader{p: p, obj: &f.obj, segs: segs, sum: f.sum, hasSum: f.hasSum}
+	if !r.hasSum {
+		if sums := p.digests(); f.obj.Index < len(sums) {
+			r.sum, r.hasSum = sums[f.obj.Index], true
+		}
+	}
+	return r, nil
 }
 
 // readDirIndexed lists directory name through the index, after the entry
@@ -366,6 +384,9 @@ func (p *Package) readDirIndexed(ix *pathIndex, name, after string, limit int) (
 		k := &kids[i]
 		e := fsEntry{dir: name, elem: k.elem, obj: -1}
 		if !k.isDir {
+			if err := p.checkEntry(ix, &k.e); err != nil {
+				return nil, err
+			}
 			e.obj, e.ix = int(k.e.obj), ix.file(&k.e)
 		}
 		out[i] = fs.FileInfoToDirEntry(p.info(e))

@@ -243,21 +243,21 @@ func TestCacheReaderWaitsForReadAhead(t *testing.T) {
 		return func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }
 	}
 	for sec := range 3 {
-		e, err := c.get(int64(sec), 100, own(sec), true)
+		e, err := c.get(sectionKey(sec), 100, own(sec), true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.release(e)
 	}
 	c.mu.Lock()
-	_, ok := c.entries[3]
+	_, ok := c.entries[sectionKey(3)]
 	c.mu.Unlock()
 	if !ok {
 		t.Fatal("section 3 is not being read ahead")
 	}
 	got := make(chan []byte)
 	go func() {
-		e, err := c.get(3, 100, func([]byte) ([]byte, error) { return nil, errors.New("loaded twice") }, true)
+		e, err := c.get(sectionKey(3), 100, func([]byte) ([]byte, error) { return nil, errors.New("loaded twice") }, true)
 		if err != nil {
 			t.Error(err)
 			got <- nil
@@ -268,7 +268,7 @@ func TestCacheReaderWaitsForReadAhead(t *testing.T) {
 	}()
 	for { // until the reader waits on the entry
 		c.mu.Lock()
-		pins := c.entries[3].pins
+		pins := c.entries[sectionKey(3)].pins
 		c.mu.Unlock()
 		if pins == 1 {
 			break
@@ -289,7 +289,7 @@ func TestCacheReaderWaitsForReadAhead(t *testing.T) {
 func TestCacheErrorRecyclesOnce(t *testing.T) {
 	c := newCache(1 << 20)
 	c.free = [][]byte{make([]byte, 0, 64)}
-	_, err := c.get(0, 64, func(buf []byte) ([]byte, error) {
+	_, err := c.get(sectionKey(0), 64, func(buf []byte) ([]byte, error) {
 		return append(buf, 1, 2, 3), errors.New("damaged")
 	}, true)
 	if err == nil {
@@ -303,7 +303,7 @@ func TestCacheErrorRecyclesOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, err := c.get(int64(sec), 64, func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }, true)
+			e, err := c.get(sectionKey(sec), 64, func(buf []byte) ([]byte, error) { return append(buf, byte(sec)), nil }, true)
 			if err != nil {
 				t.Error(err)
 				return

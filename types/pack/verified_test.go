@@ -262,7 +262,7 @@ func TestRereadVerified(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				if CachedSection(p, int64(first.Start)) || CachedSection(p, objectKey(0)) {
+				if CachedSection(p, int(first.Start)) || cachedObject(p, &first) {
 					t.Fatalf("section %d still cached", first.Start)
 				}
 				s := p.Reader.Sections[first.Start]
