@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/gobpx/bpx/internal/xzfixture"
 )
 
 // blockContainer is a container of one xz section of payload written in
@@ -227,40 +229,11 @@ func TestBlocksStoredBound(t *testing.T) {
 }
 
 // shiftRecords returns the container b, whose first section is an xz
-// stream of blocks, with delta bytes moved from the uncompressed size of
-// the index's record i to that of record i+1 and the index's CRC32
-// recomputed: the same total, data, checksum and header, the varints the
-// same length. A reader trusting the index alone finds every byte of
-// block i+1 delta bytes off.
+// stream of blocks, with delta bytes moved from record i to record i+1
+// of its index (see xzfixture.ShiftXZRecords).
 func shiftRecords(t testing.TB, b []byte, i int, delta uint64) []byte {
-	t.Helper()
 	s := open(t, b).Sections[0]
-	end := int(s.Pointer) + int(s.CSize)
-	size := (int(binary.LittleEndian.Uint32(b[end-8:])) + 1) * 4
-	idx := b[end-12-size : end-12]
-	out := bytes.Clone(b)
-	rec := []uint64{}
-	p := 1
-	n, k := binary.Uvarint(idx[p:])
-	p += k
-	for range 2 * n {
-		v, k := binary.Uvarint(idx[p:])
-		rec = append(rec, v)
-		p += k
-	}
-	rec[2*i+1] -= delta
-	rec[2*i+3] += delta
-	enc := []byte{0}
-	enc = binary.AppendUvarint(enc, n)
-	for _, v := range rec {
-		enc = binary.AppendUvarint(enc, v)
-	}
-	if len(enc) != p {
-		t.Fatalf("the records changed length: %d, not %d", len(enc), p)
-	}
-	copy(out[end-12-size:], enc)
-	binary.LittleEndian.PutUint32(out[end-16:], crc32.ChecksumIEEE(out[end-12-size:end-16]))
-	return out
+	return xzfixture.ShiftXZRecords(t, b, int(s.Pointer), int(s.Pointer)+int(s.CSize), i, delta)
 }
 
 // TestBlocksShiftedRecords (issue 41, case 2): an index that moves bytes

@@ -2,14 +2,17 @@ package pack
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"testing"
 	"testing/fstest"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/xzfixture"
 	"github.com/gobpx/bpx/sign"
 )
 
@@ -241,5 +244,97 @@ func TestBlockReadsSigned(t *testing.T) {
 	}
 	if tampered == 0 {
 		t.Fatal("no object of the changed block failed")
+	}
+}
+
+// TestBlockMapsInBudget (issue 41, case 7): a section's block map is kept
+// in the section cache, its bytes counted in the budget, not beside it.
+func TestBlockMapsInBudget(t *testing.T) {
+	tree := distinctText(120, 3000, 7)
+	const sec, block = 128 << 10, 16 << 10
+	b := pkgBytes(t, tree, WithSectionSize(sec), WithBlockSize(block))
+	p := openBytes(t, b, WithCacheSize(4*block))
+	checkTree(t, p, tree)
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	maps := 0
+	for k, e := range p.cache.entries {
+		if k.kind != keyBlockMap {
+			continue
+		}
+		blocks, _ := e.val.([]bpx.Block)
+		if len(blocks) > 0 {
+			maps++
+		}
+		if want := int64(len(blocks)) * blockMapEntrySize; e.valSize < want || e.charge < e.valSize {
+			t.Errorf("section %d: a map of %d blocks counts %d bytes (charge %d)", k.sec, len(blocks), e.valSize, e.charge)
+		}
+	}
+	if maps == 0 {
+		t.Fatal("no block map in the cache")
+	}
+}
+
+// TestBlockMapShiftedRecords (issue 41, case 2): an xz index that moves
+// 1,024 bytes from one block's record to the next (the same total, its
+// CRC32 recomputed; data, section checksum and header unchanged) must not
+// shift what a name reads: every path, at any cache size, reads the
+// objects' own bytes or fails.
+func TestBlockMapShiftedRecords(t *testing.T) {
+	tree := distinctText(100, 3000, 11)
+	const sec, block = 256 << 10, 64 << 10 // sizes whose varints keep their length
+	b := pkgBytes(t, tree, WithSectionSize(sec), WithBlockSize(block))
+	// The digests of block 1's objects forged to match the bytes a reader
+	// trusting the shifted index reads for them (block 1 then seems to
+	// start 1,024 bytes earlier, so its bytes are read 1,024 bytes later),
+	// as an attacker who writes the file can.
+	p := openBytes(t, b)
+	var target *bpx.Section
+	for _, s := range p.Reader.Sections {
+		if blocks, err := s.Blocks(); err == nil && s.Type == SectionData && len(blocks) >= 3 {
+			target = s
+			break
+		}
+	}
+	if target == nil {
+		t.Fatal("no data section of three blocks")
+	}
+	data, err := target.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := 0
+	b = replaceSection(t, b, SectionDigests, bpx.ChecksumCRC32, func(d []byte) []byte {
+		for i, o := range p.Objects() {
+			if int(o.Start) == target.Index && o.Offset >= block && uint64(o.Offset)+1024+o.Size <= 2*block {
+				at := uint64(o.Offset) + 1024
+				binary.LittleEndian.PutUint32(d[digestHeaderSize+4*i:], objectDigest(data[at:at+o.Size]))
+				forged++
+			}
+		}
+		return d
+	})
+	if forged == 0 {
+		t.Fatal("no object in block 1")
+	}
+	s := openBytes(t, b).Reader.Sections[target.Index]
+	lie := xzfixture.ShiftXZRecords(t, b, int(s.Pointer), int(s.Pointer)+int(s.CSize), 0, 1024)
+	for _, cache := range []int64{8 * block, 64 << 20} { // blocks read alone; the section cached
+		p := openBytes(t, lie, WithCacheSize(cache))
+		for name, f := range tree {
+			if got, err := p.ReadFile(name); err == nil && !bytes.Equal(got, f.Data) {
+				t.Fatalf("cache %d: ReadFile(%s) reads other bytes, no error", cache, name)
+			}
+			if r, err := p.Open(name); err == nil {
+				var buf bytes.Buffer
+				if _, err := io.Copy(&buf, struct{ io.Reader }{r}); err == nil && !bytes.Equal(buf.Bytes(), f.Data) {
+					t.Fatalf("cache %d: Open(%s) + Read reads other bytes, no error", cache, name)
+				}
+				r.Close()
+			}
+		}
+	}
+	if err := openBytes(t, lie).VerifyAll(); !errors.Is(err, bpx.ErrFormat) {
+		t.Errorf("VerifyAll = %v, want ErrFormat", err)
 	}
 }
