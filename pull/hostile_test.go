@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
@@ -23,45 +24,15 @@ import (
 // right again, as a forger would).
 func withDigests(t testing.TB, b []byte, edit func(d *pack.ChunkDigests, data []byte)) []byte {
 	t.Helper()
-	r, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	w := bpx.NewWriter(&out)
-	w.SetType(r.Header.Type)
-	w.SetTypeExt(r.Header.TypeExt)
-	hdrs := make([]bpx.SectionHeader, len(r.Sections))
-	for i, s := range r.Sections {
-		hdrs[i] = s.SectionHeader
-	}
-	for _, s := range r.Sections {
-		if s.Type != pack.SectionChunkDigests {
-			if err := w.CopySection(s); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		data, err := s.Data()
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := pack.ParseChunkDigests(data, hdrs, s.Index)
-		if err != nil {
-			t.Fatal(err)
-		}
+	d := digestsOf(t, b)
+	out := testbpx.ReplaceSection(t, b, pack.SectionChunkDigests, bpx.ChecksumCRC32, func(data []byte) []byte {
 		edit(d, data)
-		if err := w.WriteSection(s.Type, bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}, data); err != nil {
-			t.Fatal(err)
-		}
+		return data
+	})
+	if len(out) != len(b) {
+		t.Fatalf("forged file of %d bytes, want %d", len(out), len(b))
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if out.Len() != len(b) {
-		t.Fatalf("forged file of %d bytes, want %d", out.Len(), len(b))
-	}
-	return out.Bytes()
+	return out
 }
 
 // recordOf returns the offset in data of chunk i's digest.

@@ -45,7 +45,13 @@ const MaxSectionSize = 64<<20 + 1<<20
 // reference SDK cannot read through a buffered reader (the package
 // writers keep one section free for it; bpx sign warns). The manifest
 // states what the src's signature section stated, if anything (see
-// Statement.Sign to state a name, a version or an expiry).
+// Statement.Sign to state a name, a version or an expiry). Sign checks
+// the container's layout, not its content: damaged sections, or a
+// package whose accelerators (object digests, path index, chunk digests)
+// lie about its objects, are signed as they are, and the signature then
+// vouches for them. A program signing a file it did not write checks it
+// first: bpx sign refuses what bpx verify rejects (for a package,
+// pack.Package.VerifyAll's checks).
 func Sign(dst io.Writer, src io.ReaderAt, size int64, keys ...*PrivateKey) error {
 	return Statement{}.Sign(dst, src, size, keys...)
 }

@@ -53,7 +53,11 @@ Nothing else is decompressed or verified: bpx verify does that.`,
 	Usage:   "[-q] [--trusted KEYS [--name NAME] [--min-version N]] FILE...",
 	Summary: "check header and section checksums, decompress every section, check package tables and signatures",
 	Doc: `Check the header checksum of each FILE, decompress every section and
-check its checksum, and check the object table of a package. Each FILE gets
+check its checksum, and check the object table of a package, and what
+repeats it: every object digest, the path index (against the tables and
+the objects), the chunk digests bpx pull uses (against the stored bytes)
+and the block maps of xz sections, so that a package that passes reads
+the same through every path. Each FILE gets
 one line on standard output, "ok" or "FAILED", and each problem one line on
 standard error. The exit status is 1 when any file fails. With --trusted,
 a FILE must also be signed (bpx sign) by a key of the trusted-keys file
@@ -286,8 +290,11 @@ trusted-keys file, one key a line, that --trusted reads. An existing
 (a SHA-256 digest of every 64 KiB of the file and an OpenSSH SSHSIG
 signature of those digests), which bpx verify --trusted, and --trusted on
 cat, ls, unpack and -L, check; other BPX readers skip it. Its other bytes
-are kept as they are. A file already signed by others keeps their
-signatures. FILE is replaced atomically (or -o writes OUT), so a failed
+are kept as they are. FILE is checked first as bpx verify checks it
+(every section decoded, every digest, index and chunk list compared with
+the bytes): a signature would vouch for what it finds, so a FILE with a
+problem is not signed and the problems are printed. A file already signed
+by others keeps their signatures. FILE is replaced atomically (or -o writes OUT), so a failed
 sign leaves it as it was; a FILE that is a symbolic link stays one. An
 encrypted SECRET's passphrase comes from --passphrase-file, else
 $BPX_PASSPHRASE, else is asked for when standard input is a terminal.

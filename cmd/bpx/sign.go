@@ -55,6 +55,12 @@ func (f *signFlags) run(e *env, pos []string) int {
 		name = editTarget(name)
 		out = name
 	}
+	// A signature vouches for the file: sign none that bpx verify rejects
+	// (a damaged one, or one whose accelerators lie about its content).
+	if problems, _, _ := verifyFile(e, name, false, nil); len(problems) > 0 {
+		printProblems(e, name, problems)
+		return e.fail(fmt.Errorf("%s: not signed: bpx verify finds %s in it (above)", name, plural(len(problems), "problem")))
+	}
 	if err := signTo(name, out, st, s.keys); err != nil {
 		return e.fail(err)
 	}

@@ -14,6 +14,8 @@ var typeCheckers = map[uint8]func(r *bpx.Reader) error{
 	bpx.TypePackage: verifyPackage,
 }
 
+// verifyPackage checks what VerifyAll checks besides the sections, which
+// verifyFile checks one by one (Package.VerifySection): the structure.
 func verifyPackage(r *bpx.Reader) error {
 	p, err := pack.New(r)
 	if err != nil {

@@ -37,13 +37,7 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 	for _, name := range pos {
 		problems, sections, v := verifyFile(e, name, f.quiet, ring)
 		shown := termsafe.Name(name)
-		for _, p := range problems {
-			var pe *fs.PathError
-			if errors.As(p, &pe) && pe.Path == name {
-				p = pe.Err // the line names the file already
-			}
-			fmt.Fprintf(e.Stderr, "%s: %s\n", shown, termsafe.Message(p.Error()))
-		}
+		printProblems(e, name, problems)
 		if sections > bpx.ReferenceMaxSections {
 			fmt.Fprintf(e.Stderr, "%s: warning: %d sections: the reference SDK reads at most %d through a buffered reader (bpx repack joins sections to fit)\n", shown, sections, bpx.ReferenceMaxSections)
 		}
@@ -64,6 +58,18 @@ func (f *verifyFlags) run(e *env, pos []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// printProblems prints the problems verifyFile found in the file name,
+// one a line, each after the file's name.
+func printProblems(e *env, name string, problems []error) {
+	for _, p := range problems {
+		var pe *fs.PathError
+		if errors.As(p, &pe) && pe.Path == name {
+			p = pe.Err // the line names the file already
+		}
+		fmt.Fprintf(e.Stderr, "%s: %s\n", termsafe.Name(name), termsafe.Message(p.Error()))
+	}
 }
 
 // verifyFile returns every problem found in the named file, its number
@@ -92,16 +98,16 @@ func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error
 	bar := newProgress(e, quiet, total, "verifying")
 	defer bar.Done()
 	var problems []error
-	// A package's data sections are checked by the package, which also
-	// checks the digests of the objects in them (a structural problem
-	// that stops it opening is reported below).
+	// A package's sections are checked by the package, which also checks
+	// their block maps and the digests of the objects in them (a
+	// structural problem that stops it opening is reported below).
 	var pkg *pack.Package
 	if r.Header.Type == bpx.TypePackage {
 		pkg, _ = pack.New(r.Reader)
 	}
 	for _, s := range r.Sections {
 		var err error
-		if pkg != nil && s.Type == pack.SectionData {
+		if pkg != nil {
 			err = pkg.VerifySection(s.Index)
 		} else {
 			err = s.Verify()

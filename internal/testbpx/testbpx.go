@@ -61,3 +61,41 @@ func Container(t testing.TB, typ uint8, ext [16]byte, o bpx.SectionOptions, secs
 	}
 	return buf.Bytes()
 }
+
+// ReplaceSection writes the container b again with the data of its first
+// section of type typ replaced by what change makes of it (its decoded
+// bytes), stored raw with checksum ck, every other section copied as it
+// is: a valid container that says something else, as a tool that writes
+// one would make it.
+func ReplaceSection(t testing.TB, b []byte, typ uint8, ck bpx.Checksum, change func([]byte) []byte) []byte {
+	t.Helper()
+	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := bpx.NewWriter(&out)
+	w.SetType(rd.Header.Type)
+	w.SetTypeExt(rd.Header.TypeExt)
+	s := rd.FindSection(typ)
+	if s == nil {
+		t.Fatalf("no section of type %#x", typ)
+	}
+	for _, x := range rd.Sections {
+		if x != s {
+			err = w.CopySection(x)
+		} else {
+			var data []byte
+			if data, err = x.Data(); err == nil {
+				err = w.WriteSection(x.Type, bpx.SectionOptions{Checksum: ck}, change(data))
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}

@@ -113,7 +113,10 @@ var chunkHashed atomic.Int64
 // inside a copied section, every following cut is the source's up to the
 // end of that section (a cut depends only on the bytes after the one
 // before it), so those chunks are taken from the list, not read and
-// hashed again; a copied section costs the chunks around its ends.
+// hashed again; a copied section costs the chunks around its ends. The
+// chunks taken are checked against the bytes they name, cut and hashed,
+// before the section is written (ChunkDigests.check): a list that lies
+// fails the edit rather than pass into the edited package.
 type chunkSummary struct {
 	p       cdc.Params
 	n       uint32 // sections added
@@ -121,8 +124,9 @@ type chunkSummary struct {
 	carry   []byte // bytes not yet cut: less than 2·p.Max
 	records []byte
 
-	srcRA     io.ReaderAt // the edited package's file, nil when there is nothing to reuse
-	srcChunks []Chunk     // its chunks
+	srcRA  io.ReaderAt   // the edited package's file, nil when there is nothing to reuse
+	src    *ChunkDigests // its chunks
+	copied [][]Chunk     // the runs of them taken, to check
 }
 
 func newChunkSummary(p cdc.Params) *chunkSummary {
@@ -136,8 +140,7 @@ func (s *chunkSummary) reuse(src *Package) {
 	if d == nil || err != nil || len(src.Reader.Sections) == 0 || d.Min != s.p.Min || d.Avg != s.p.Avg || d.Max != s.p.Max {
 		return
 	}
-	ra, _, _ := src.Reader.Sections[0].OpenRaw().Outer()
-	s.srcRA, s.srcChunks = ra, d.Chunks
+	s.srcRA, s.src = fileOf(src.Reader), d
 }
 
 // copiedFrom returns the range of the edited package's file that stored
@@ -217,14 +220,19 @@ func (s *chunkSummary) cut(keep int, copied bool, p0, so, sn int64) int64 {
 
 // takeSource records the source's chunks that follow the one ending at
 // at and end by limit, and returns the end of the last, or 0 for none.
+// The source's last chunk is never taken: it ends where the source's
+// stream ended, which need not be a cut where more bytes follow.
 func (s *chunkSummary) takeSource(at, limit int64) int64 {
-	c := s.srcChunks
+	c := s.src.Chunks
 	i := sort.Search(len(c), func(i int) bool { return c[i].Off >= at })
-	end := int64(0)
-	for ; i < len(c) && c[i].Off == at && at+int64(c[i].Len) <= limit; i++ {
+	first, end := i, int64(0)
+	for ; i < len(c)-1 && c[i].Off == at && at+int64(c[i].Len) <= limit; i++ {
 		s.record(c[i].Len, c[i].Digest)
 		at += int64(c[i].Len)
 		end = at
+	}
+	if i > first {
+		s.copied = append(s.copied, c[first:i])
 	}
 	return end
 }
@@ -235,6 +243,11 @@ func (s *chunkSummary) record(n uint32, sum [sha256.Size]byte) {
 }
 
 func (s *chunkSummary) Data() ([]byte, error) {
+	if len(s.copied) > 0 {
+		if err := s.src.check(s.srcRA, s.copied); err != nil {
+			return nil, fmt.Errorf("pack: the edited package's chunk digests do not match its bytes (an edit with Recompress or WithChunkDigests(false) does not take them): %w", err)
+		}
+	}
 	s.cut(1, false, 0, 0, 0) // the end of the stream is the last cut
 	b := make([]byte, chunkHeaderSize, chunkHeaderSize+len(s.records))
 	b[0] = chunkAlgFastCDC
@@ -256,6 +269,8 @@ type ChunkDigests struct {
 	Start, End int64
 	// Chunks holds every chunk in file order.
 	Chunks []Chunk
+
+	sec int // the section's index
 }
 
 // A Chunk is a run of the sections' stored bytes.
@@ -316,7 +331,7 @@ func ParseChunkDigests(data []byte, sections []bpx.SectionHeader, at int) (*Chun
 	if k*chunkRecordSize != int64(len(data))-chunkHeaderSize {
 		return nil, bad("%d chunks in %d bytes", k, len(data)-chunkHeaderSize)
 	}
-	d := &ChunkDigests{Min: p.Min, Avg: p.Avg, Max: p.Max}
+	d := &ChunkDigests{Min: p.Min, Avg: p.Avg, Max: p.Max, sec: at}
 	if at > 0 {
 		d.Start = int64(sections[0].Pointer)
 	}

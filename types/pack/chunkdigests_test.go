@@ -54,10 +54,14 @@ func chunkDigestsOf(t testing.TB, b []byte) (*ChunkDigests, *bpx.Reader) {
 	return d, r
 }
 
-// checkChunks checks that every chunk digest is that of the bytes it names
-// and that the chunks cover every section before the digests.
+// checkChunks checks that every chunk digest is that of the bytes it names,
+// cut where the chunking cuts (VerifyChunkDigests), and that the chunks
+// cover every section before the digests.
 func checkChunks(t testing.TB, b []byte, d *ChunkDigests, r *bpx.Reader) {
 	t.Helper()
+	if err := openBytes(t, b).VerifyChunkDigests(); err != nil {
+		t.Fatal(err)
+	}
 	at := r.FindSection(SectionChunkDigests).Index
 	if d.Start != int64(r.Sections[0].Pointer) {
 		t.Fatalf("chunks start at %d, section 0 at %d", d.Start, r.Sections[0].Pointer)

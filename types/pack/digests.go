@@ -3,6 +3,7 @@ package pack
 import (
 	"cmp"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -116,11 +117,19 @@ func (p *Package) loadDigests() ([]uint32, string) {
 	return sums, ""
 }
 
-// VerifySection decodes data section i whole, checking its checksum, and
-// checks the digest of every object that lies in it alone (the objects a
-// reader may take from a section decoded only in part, or read alone from
-// a section too large for the cache). A section too large for the cache
-// is streamed, never held whole. Objects that span sections are checked by
+// VerifySection decodes section i whole, checking its size and checksum,
+// and the block map of an xz section of blocks (bpx.Section.Blocks, which
+// readers decode blocks through). It checks the chunk digests of the
+// chunks that start in its stored bytes, reading them again right after
+// (see VerifyChunkDigests; of the chunk digests section itself, that its
+// list parses). Of a data section it also checks the digest of every
+// object that lies in it alone (the objects a reader may take from a
+// section decoded only in part, or read alone from a section too large
+// for the cache, those whose entry points at the very end of an earlier
+// section among them): that of SectionDigests or, where those are
+// unusable, that of the object's path index entry, which a reader
+// through the index checks. A section too large for the cache is
+// streamed, never held whole. Objects that span sections are checked by
 // their sections' checksums only. Identical objects are checked once;
 // objects that overlap each other are checked up to 16 times the
 // section's size in all (a hostile table can make many), beyond which
@@ -130,28 +139,56 @@ func (p *Package) VerifySection(i int) error {
 	if i < 0 || i >= len(p.Reader.Sections) {
 		return fmt.Errorf("pack: section index %d out of range [0, %d)", i, len(p.Reader.Sections))
 	}
+	s := p.Reader.Sections[i]
+	_, berr := s.Blocks()
+	err := p.verifySection(s)
+	if cerr := p.verifyChunksIn(s); berr != nil || cerr != nil {
+		return errors.Join(berr, err, cerr)
+	}
+	return err
+}
+
+// verifySection is VerifySection but for the block map.
+func (p *Package) verifySection(s *bpx.Section) error {
+	if s.Type != p.dataTyp {
+		return s.Verify() // no object is read from it
+	}
 	if err := p.load(); err != nil {
 		return err
 	}
-	s := p.Reader.Sections[i]
-	if s.Type != p.dataTyp || p.digests() == nil {
+	i := s.Index
+	sums, has, what := p.digests(), []bool(nil), "digest"
+	if sums == nil {
+		sums, has = p.indexSums()
+		what = "path index digest"
+	}
+	if sums == nil {
 		return s.Verify() // no object is read from it in part
 	}
 	size := p.secSize[i]
+	full := p.fullData()
 	var spans []span
 	for j := range p.objects {
 		o := &p.objects[j]
-		if o.Size == 0 || o.Start != uint32(i) || p.objErr[j] != nil || uint64(o.Offset) >= size {
+		if o.Size == 0 || p.objErr[j] != nil || has != nil && !has[j] {
 			continue
 		}
-		if size-uint64(o.Offset) >= o.Size {
-			spans = append(spans, span{uint64(j), uint64(o.Offset), o.Size})
+		off := uint64(o.Offset)
+		switch st := int(o.Start); {
+		case st == i && off < size:
+		case st < i && off == p.secSize[st] && p.Reader.Sections[st].Type == p.dataTyp && full[st+1] == i:
+			off = 0 // at the very end of an earlier section: its first byte is here
+		default:
+			continue
+		}
+		if size-off >= o.Size {
+			spans = append(spans, span{uint64(j), off, o.Size})
 		}
 	}
 	slices.SortFunc(spans, func(a, b span) int {
 		return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.n, b.n), cmp.Compare(a.obj, b.obj))
 	})
-	c := spanCheck{p: p, sec: i, spans: spans, budget: 16 * max(size, 1<<20)}
+	c := spanCheck{p: p, sec: i, sums: sums, what: what, spans: spans, budget: 16 * max(size, 1<<20)}
 	if p.accessMode(s) == accessCached {
 		data, err := s.Data()
 		if err != nil {
@@ -185,10 +222,12 @@ type span struct{ obj, off, n uint64 }
 
 // spanCheck computes the CRC-32C of spans, sorted by offset, over a
 // section's bytes fed in order, and compares each with its object's
-// digest as it ends.
+// digest in sums (what names them) as it ends.
 type spanCheck struct {
 	p      *Package
 	sec    int
+	sums   []uint32
+	what   string
 	spans  []span
 	next   int // the first span not started
 	active []activeSpan
@@ -227,8 +266,8 @@ func (c *spanCheck) feed(pos uint64, b []byte) error {
 			continue
 		}
 		for _, obj := range append(a.same, a.obj) {
-			if want := c.p.dig.sums[obj]; a.crc != want {
-				return c.p.objectError(&c.p.objects[obj], fmt.Sprintf("CRC-32C %#08x, digest %#08x", a.crc, want), bpx.ErrChecksum)
+			if want := c.sums[obj]; a.crc != want {
+				return c.p.objectError(&c.p.objects[obj], fmt.Sprintf("CRC-32C %#08x, %s %#08x", a.crc, c.what, want), bpx.ErrChecksum)
 			}
 		}
 	}

@@ -44,7 +44,12 @@
 // of its size. Package pull uses them to update a local copy from a
 // server, downloading only the chunks the local files lack; a reader
 // ignores them. ParseChunkDigests checks such a section's layout and
-// sizes (what it allocates is bounded by the section's size).
+// sizes (what it allocates is bounded by the section's size);
+// VerifyChunkDigests checks every chunk against the stored bytes, cut
+// again and hashed (a second read of them, not decoded, at about 1.5 GB/s
+// per processor); VerifySection, so VerifyAll and "bpx verify", checks
+// the chunks of each section right after decoding it, so that the second
+// read comes from the cache (over HTTP, each byte is fetched about once).
 //
 // Decompressed sections go through a cache bounded in bytes (WithCacheSize),
 // so reading all objects in any order costs about one decompression per
@@ -73,8 +78,9 @@
 //     byte is compared with the signed SHA-256 digests of its 64 KiB
 //     chunk before it is decoded, so whatever decodes from them is what
 //     the signer wrote;
-//   - the object's digest (SectionDigests), for an object that lies in
-//     one section of a package with usable digests: the object is
+//   - the object's digest (SectionDigests; for a file found through a
+//     path index that carries digests, its entry's), for an object that
+//     lies in one section of a package with usable digests: the object is
 //     decoded (its section up to its end; from a section too large for
 //     the cache, the object alone if it fits a quarter of the cache) and
 //     its CRC-32C compared before any of its bytes is handed out, again
@@ -107,8 +113,8 @@
 // blocks (sections larger than WithBlockSize, as a package of more than
 // about 336 MiB gets: bpx.Block), where an object read by itself costs the
 // blocks that hold it (1 MiB each by default; over HTTP, the stream's
-// index and those blocks' stored bytes), kept in the cache for the next
-// object of the same block.
+// index and those blocks' stored bytes, and the map's check: see
+// Accelerators), kept in the cache for the next object of the same block.
 //
 // # Writing
 //
@@ -175,7 +181,13 @@
 // a package with a second object table, strings or metadata section is
 // refused (ErrNotEditable) rather than edited without it. Replaced and removed objects leave dead bytes
 // (Package.DeadBytes) until Editor.Compact re-encodes just the sections
-// that hold them.
+// that hold them. The chunk digests of the sections copied come from the
+// source's list, checked first against the bytes they name (cut and
+// hashed again, on up to GOMAXPROCS processors): a list that lies fails
+// the edit with bpx.ErrChecksum naming the chunk, rather than pass into
+// the edited package. The path index is written anew from the tables; a
+// source whose index gives other files, places or digests than they do
+// is refused (ErrNotEditable), at the cost of reading its index once.
 //
 // Diff compares two trees, packages or any fs.FS, by content; for two
 // packages, objects placed alike in sections stored alike compare equal
@@ -228,36 +240,55 @@
 // name holds: the reference SDK, "bpx ls", Unpack and ReadObject read
 // them. Everything else a Package uses to read faster is a second account
 // of the same facts, which a crafted file can make disagree with the
-// first; each is checked against its authority before anything it says is
+// first. Each is checked against its authority before anything it says is
 // used, so that a name reads the same bytes on every read path (fs.FS at
 // any cache size and after any earlier reads, OpenObject, Unpack,
-// overlays, locally or over HTTP) or fails:
+// overlays, locally or over HTTP) or fails; VerifyAll ("bpx verify")
+// makes every reader's checks at once, so that a package it passes reads
+// the same through every path; an edit checks what it carries over, and
+// "bpx sign" refuses a file that "bpx verify" rejects:
 //
 //   - The path index (SectionPathIndex) finds a name's object without the
 //     tables. Each entry is checked against the table row of the object it
 //     names (size, start, offset and name) before it is used: a
 //     comparison once the tables are loaded, else two small reads (the
 //     20-byte row and the name; over HTTP, two range requests unless the
-//     remote cache holds them). An entry that differs drops the index;
-//     the tables answer. VerifyStructure compares the whole index.
+//     remote cache holds them: reading one object of a package of a
+//     million by name takes 5 requests, not 3). An entry that differs
+//     drops the index; the tables answer. Pages are checked against their
+//     CRC-32C when loaded. VerifyStructure compares every entry with the
+//     tables and SectionDigests (the index read once), VerifySection the
+//     entries' digests with the objects where SectionDigests is unusable
+//     (in the same pass). An edit writes a new index from the tables and
+//     refuses a source whose index says otherwise (ErrNotEditable).
 //   - An xz section's block map (bpx.Section.BlocksUpTo) places each
 //     block's data in the section. It is checked against the blocks' LZMA2
 //     chunk headers, which fix how much each block decodes to, before it
 //     is used: its header and 6 bytes per chunk of up to 64 KiB of stored
 //     bytes (over HTTP, that reads the stored section through the remote
 //     cache once). A map that does not match is not used; the section
-//     then fails as a whole decode does. Maps are kept in the section
-//     cache, counted in its budget, and refused beyond a quarter of it.
+//     then fails as a whole decode does, and VerifySection reports it.
+//     Maps are kept in the section cache, counted in its budget, and
+//     refused beyond a quarter of it.
 //   - Cache entries are keyed by what they hold (a section, a block, an
-//     index page, or an object's bytes by section, offset, size and the
-//     CRC-32C they matched), never by an object's number: two readers
-//     share bytes only when they asked for the same bytes checked the
-//     same way. The memory of which objects matched their digest lives on
-//     the entry of their bytes, keyed the same way.
+//     index page, a block map, or an object's bytes by section, offset,
+//     size and the CRC-32C they matched), never by an object's number: two
+//     readers share bytes only when they asked for the same bytes checked
+//     the same way. The memory of which objects matched their digest lives
+//     on the entry of their bytes, keyed the same way.
 //   - Object digests (SectionDigests, or a path index entry's own) and
-//     section checksums catch damage. They are not collision resistant:
+//     section checksums catch damage: a reader checks each object it takes
+//     from a section decoded in part, VerifySection every object in the
+//     pass that decodes its section. They are not collision resistant:
 //     someone who writes the file can make bytes match them. So they never
-//     decide which bytes a name gets; the checks above do.
+//     decide which bytes a name gets; the checks above do. An edit carries
+//     those of the objects it copies unread: a wrong one stays a checksum
+//     error of its object, which VerifyAll reports.
+//   - Chunk digests (SectionChunkDigests): readers ignore them; a pull
+//     checks each chunk it fetches. VerifySection cuts and hashes each
+//     section's stored bytes again, an edit the chunks it takes from the
+//     source's list (about 1.5 GB/s per processor for each of the cutting
+//     and SHA-256; a lie is bpx.ErrChecksum naming the chunk's offset).
 //
 // # Security
 //
@@ -312,7 +343,11 @@
 //     matched its digest; damage later in the section is found when a
 //     reader gets there (ErrChecksum or bpx.ErrFormat for that object),
 //     or by VerifySection and "bpx verify", which check every section
-//     whole and every digest.
+//     whole and every digest: those of SectionDigests or, where they are
+//     unusable, those of the path index (VerifySection then keeps 5 bytes
+//     per object, read from the index once), in the same pass; and the
+//     chunk digests, whose list it keeps parsed (48 bytes per chunk of
+//     about 16 KiB, allocated within the list section's size).
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Objects may share bytes (Writer.AddFS and Editor.AddFS store
 //     identical files once),

@@ -80,7 +80,8 @@ type editEntry struct {
 }
 
 // ErrNotEditable is returned by NewEditor (through the Editor's calls) for a
-// package that is not revision 2, or whose object table is damaged. It
+// package that is not revision 2, whose object table is damaged, or whose
+// path index gives other files than its tables (see VerifyStructure). It
 // matches bpx.ErrUnsupported or bpx.ErrFormat, as the cause is.
 var ErrNotEditable = errors.New("pack: package cannot be edited")
 
@@ -125,6 +126,11 @@ func (e *Editor) load() error {
 	}
 	if err := checkSingleSections(p.Reader); err != nil {
 		return err
+	}
+	// The edit writes a new index from the tables: one that gives other
+	// files than they do is not carried over, nor passed over in silence.
+	if err := p.checkPathIndex(); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotEditable, err)
 	}
 	for i := range p.objects {
 		if o := &p.objects[i]; o.NameErr != nil {

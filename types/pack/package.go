@@ -96,6 +96,7 @@ type Package struct {
 	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
 	verified *sign.Verified   // what it reads through, with WithTrustedKeys
 	dig      digestState      // the object digests (SectionDigests)
+	vmemo    verifyMemo       // what VerifySection reads once
 	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
 
 	objErr map[int]error // structural errors found at open (version-0 FileId), by object

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/internal/testbpx"
 )
 
 // trickyNames are object names that test the path order and the view's
@@ -236,31 +237,7 @@ func rebuildTables(t *testing.T, b []byte, ck bpx.Checksum, edit func(table []by
 // other section copied as it is.
 func replaceSection(t testing.TB, b []byte, typ uint8, ck bpx.Checksum, change func([]byte) []byte) []byte {
 	t.Helper()
-	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	w := bpx.NewWriter(&out)
-	w.SetType(rd.Header.Type)
-	w.SetTypeExt(rd.Header.TypeExt)
-	for _, s := range rd.Sections {
-		if s.Type != typ {
-			err = w.CopySection(s)
-		} else {
-			var data []byte
-			if data, err = s.Data(); err == nil {
-				err = w.WriteSection(s.Type, bpx.SectionOptions{Checksum: ck}, change(data))
-			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return testbpx.ReplaceSection(t, b, typ, ck, change)
 }
 
 // TestPathIndexStale swaps the names of two objects in the object table,

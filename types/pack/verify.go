@@ -4,10 +4,43 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // maxVerifyErrors bounds how many object problems Verify reports.
 const maxVerifyErrors = 20
+
+// verifyMemo is what VerifySection reads once for all sections.
+type verifyMemo struct {
+	index  indexDigests
+	chunks chunkMemo
+
+	fullOnce sync.Once
+	full     []int // see fullData
+}
+
+// fullData returns, for each section k, the first data section from k on
+// that holds bytes, all those before it being empty data sections, or -1:
+// where an object whose entry points at the very end of section k-1 has
+// its first byte (see walkSegments).
+func (p *Package) fullData() []int {
+	m := &p.vmemo
+	m.fullOnce.Do(func() {
+		m.full = make([]int, len(p.Reader.Sections)+1)
+		m.full[len(p.Reader.Sections)] = -1
+		for k := len(p.Reader.Sections) - 1; k >= 0; k-- {
+			switch {
+			case p.Reader.Sections[k].Type != p.dataTyp:
+				m.full[k] = -1
+			case p.secSize[k] > 0:
+				m.full[k] = k
+			default:
+				m.full[k] = m.full[k+1]
+			}
+		}
+	})
+	return m.full
+}
 
 // Verify checks the package's structure, as VerifyStructure does.
 //
@@ -17,26 +50,23 @@ const maxVerifyErrors = 20
 func (p *Package) Verify() error { return p.VerifyStructure() }
 
 // VerifyAll checks the whole package, as "bpx verify" does: every section
-// decoded and checked against its size and checksum, the digest of every
-// object that can be read on its own (VerifySection), the structure
-// (VerifyStructure) and, for a package opened WithTrustedKeys, every byte
-// of the file against the signature, the bytes between sections too. It
-// reports up to 20 problems joined with errors.Join; nil means a reader
-// can read every object. It reads (and decompresses) the whole file once,
-// keeping no section: memory stays within what reading one section needs.
+// decoded and checked against its size and checksum, its block map, the
+// digest of every object that can be read on its own and the chunk digests
+// of its stored bytes (VerifySection), the structure (VerifyStructure)
+// and, for a package opened WithTrustedKeys, every byte of the file
+// against the signature, the bytes between sections too. It reports up to
+// 20 problems joined with errors.Join; nil means a reader can read every
+// object. It reads (and decompresses) the whole file once, keeping no
+// section: memory stays within what reading one section needs; chunk
+// digests have each section's stored bytes read again right after its
+// decoding, from the system's (or package remote's) cache.
 func (p *Package) VerifyAll() error {
 	if err := p.load(); err != nil {
 		return err
 	}
 	var errs []error
 	for _, s := range p.Reader.Sections {
-		var err error
-		if s.Type == p.dataTyp {
-			err = p.VerifySection(s.Index)
-		} else {
-			err = s.Verify()
-		}
-		if err != nil {
+		if err := p.VerifySection(s.Index); err != nil {
 			if errs = append(errs, err); len(errs) == maxVerifyErrors {
 				return errors.Join(errs...)
 			}
