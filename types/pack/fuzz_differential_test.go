@@ -87,9 +87,23 @@ func runDifferential(t testing.TB, base, cfg uint8, order, muts []byte) {
 		d.shared(cache, order, cfg&diffUnpack != 0)
 	}
 	d.compare()
-	// TODO(issue 41): when any read path above failed or two disagreed,
-	// VerifyAll must report an error. Assert it here once VerifyAll's
-	// change (being made apart) has landed.
+	d.verify()
+}
+
+// verify fails the test if VerifyAll ("bpx verify") passes a file a read
+// of whose own files failed: it is the union of every reader's checks.
+// (Reads that disagree fail the test already.)
+func (d *diffRun) verify() {
+	if len(d.fail) == 0 {
+		return
+	}
+	p := d.open(DefaultCacheSize)
+	defer p.Close()
+	var err error
+	d.guard("VerifyAll", func() { err = p.VerifyAll() })
+	if err == nil {
+		d.t.Errorf("VerifyAll passes a file whose reads failed: %s", d.fail[0])
+	}
 }
 
 // BenchmarkDifferential measures FuzzDifferential's runs of the
@@ -766,6 +780,7 @@ type diffRun struct {
 	name map[string]bool // keys that are names of the fs view
 	row  map[string]int  // the table row of a key, if any
 	obs  map[string][]diffObs
+	fail []string // reads of the tables' own files that failed, and why
 }
 
 // newDiffRun opens b (with opts) to list its keys: the files of its
@@ -904,8 +919,11 @@ func (d *diffRun) read(p *Package, label string, kind diffKind, key string) {
 		switch kind {
 		case kindReadFile:
 			if isName {
-				if b, err := p.ReadFile(key); err == nil {
+				b, err := p.ReadFile(key)
+				if err == nil {
 					d.add(key, label, 0, b, true)
+				} else if hasRow && !errors.Is(err, fs.ErrNotExist) {
+					d.fail = append(d.fail, fmt.Sprintf("%s: %v", label, err))
 				}
 			}
 		case kindReads, kindWriteTo, kindReadAt, kindSeek:
@@ -938,8 +956,11 @@ func (d *diffRun) read(p *Package, label string, kind diffKind, key string) {
 			}
 		case kindReadObject:
 			if hasRow {
-				if b, err := p.ReadObject(row); err == nil {
+				b, err := p.ReadObject(row)
+				if err == nil {
 					d.add(key, label, 0, b, true)
+				} else {
+					d.fail = append(d.fail, fmt.Sprintf("%s: %v", label, err))
 				}
 			}
 		case kindOpenObject:
