@@ -31,7 +31,7 @@ func (p *Package) InvalidPaths() map[int]string {
 }
 
 func (p *Package) lookup(op, name string) (fsEntry, error) {
-	if !fs.ValidPath(name) {
+	if !validPath(name) {
 		return fsEntry{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
 	if ix := p.pidx.Load(); ix != nil {

@@ -1,12 +1,13 @@
 package pack
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/gobpx/bpx"
@@ -130,17 +131,24 @@ func (p *Package) page(ix *pathIndex, i int) (pathPageData, *centry, error) {
 	return pageView(e.data, pg), e, nil
 }
 
-// pathCursor walks the entries of an index in order.
+// pathCursor walks the entries of an index in order. It follows how much
+// of a target path (aim) the path at hand shares, from what each entry
+// shares with the one before: a step costs the bytes of the entry, however
+// long its path.
 type pathCursor struct {
 	p    *Package
 	ix   *pathIndex
 	page int // the page of the entry at hand
 	pd   pathPageData
-	dec  entryDecoder
-	i    int       // the number of the entry at hand in its page
-	e    pathEntry // the entry at hand
-	ok   bool      // there is an entry at hand (false: past the last)
-	pin  *centry   // the cache entry of the page
+	dec  entryDecoder // its key is the path at hand
+	i    int          // the number of the entry at hand in its page
+	e    pathEntry    // the entry at hand
+	ok   bool         // there is an entry at hand (false: past the last)
+	pin  *centry      // the cache entry of the page
+
+	unnamed bool   // e.name is left empty (the path is in dec.key)
+	t       string // the target path (seek, aim)
+	lcp     int    // how long a prefix the path at hand shares with t
 }
 
 // close releases the cursor's page.
@@ -151,33 +159,32 @@ func (c *pathCursor) close() {
 	}
 }
 
-// seek returns a cursor at the first entry whose path satisfies pred,
-// which must be false for the paths before some point of the index's order
-// and true from there on.
-func (p *Package) seek(ix *pathIndex, pred func(string) bool) (*pathCursor, error) {
-	c := &pathCursor{p: p, ix: ix}
-	j := sort.Search(len(ix.pages), func(i int) bool { return pred(ix.pages[i].first) })
+// seek returns a cursor at the first entry whose path is at or after t in
+// ComparePaths order (past the last if none), aimed at t, its entries
+// unnamed. Every comparison on the way skips what the paths around it are
+// known to share with t.
+func (p *Package) seek(ix *pathIndex, t string) (*pathCursor, error) {
+	c := &pathCursor{p: p, ix: ix, unnamed: true, t: t}
+	pages := ix.pages
+	j, llo, lhi := searchPath(len(pages), func(i int) string { return pages[i].first }, ix.shared(len(t)), t, 0, 0)
 	if j == 0 {
-		if err := c.load(0, 0); err != nil {
-			c.close()
+		if err := c.enter(0); err != nil {
 			return nil, err
+		}
+		if len(pages) > 0 {
+			c.at(0, lhi)
 		}
 		return c, nil
 	}
-	// The entry is in page j-1, or else the first of page j.
-	if err := c.load(j-1, 0); err != nil {
-		c.close()
+	// The entry is in page j-1, whose first path (its restart point 0) is
+	// before t, or else the first of page j.
+	if err := c.enter(j - 1); err != nil {
 		return nil, err
 	}
-	r := sort.Search(c.pd.nrestarts(), func(r int) bool {
-		d := entryDecoder{b: c.pd.entries, pos: c.pd.restart(r), digests: c.dec.digests}
-		var e pathEntry
-		return d.next(&e, ix.hdr.longest) == nil && pred(e.name)
-	})
-	if r > 1 {
-		c.at(r - 1)
-	}
-	for c.ok && c.page == j-1 && !pred(c.e.name) {
+	pd := &c.pd
+	r, lcp, _ := searchPath(pd.nrestarts()-1, func(r int) []byte { return pd.restartKey(r + 1) }, nil, t, llo, lhi)
+	c.at(r, lcp)
+	for c.ok && c.page == j-1 && !pathGE(c.dec.key, t, c.lcp) {
 		if err := c.next(); err != nil {
 			c.close()
 			return nil, err
@@ -186,15 +193,82 @@ func (p *Package) seek(ix *pathIndex, pred func(string) bool) (*pathCursor, erro
 	return c, nil
 }
 
-// at moves the cursor to restart point r of its page.
-func (c *pathCursor) at(r int) {
-	c.dec.pos, c.i = c.pd.restart(r), r*pathRestart
-	c.decode()
+// searchPath returns the first i < n whose path key(i) is at or after t in
+// ComparePaths order (n if none), the keys being in that order, and how
+// long a prefix t shares with key(i-1) and key(i). lo and hi are what t is
+// known to share with a path before key(0) and one after key(n-1) (0 if
+// none): the paths between two share at least the lesser of what they
+// share with t, which the comparisons skip. shared (nil: none known)
+// returns a prefix key(a) and key(b) are known to share, for a < b.
+func searchPath[K string | []byte](n int, key func(int) K, shared func(a, b int) int, t string, lo, hi int) (i, llo, lhi int) {
+	i, j := 0, n
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		k := key(m)
+		s := min(lo, hi)
+		if shared != nil {
+			// What key(m) shares with a bound that shares as much or more
+			// with t, it shares with t.
+			if i > 0 {
+				s = max(s, min(lo, shared(i-1, m)))
+			}
+			if j < n {
+				s = max(s, min(hi, shared(m, j)))
+			}
+		}
+		s = min(s, len(k))
+		l := s + commonPrefix(k[s:], t[s:])
+		if pathGE(k, t, l) {
+			j, hi = m, l
+		} else {
+			i, lo = m+1, l
+		}
+	}
+	return i, lo, hi
+}
+
+// shared returns the shared function of searchPath for the root's first
+// paths: the least of what the pages from a+1 to b share with the one
+// before, if that takes fewer than budget/8 steps (else 0), so that it
+// never costs more than comparing budget bytes.
+func (ix *pathIndex) shared(budget int) func(a, b int) int {
+	return func(a, b int) int {
+		if b-a > budget/8 {
+			return 0
+		}
+		s := uint32(math.MaxUint32)
+		for _, pg := range ix.pages[a+1 : b+1] {
+			s = min(s, pg.shared)
+		}
+		return int(s)
+	}
+}
+
+// at moves the cursor to restart point r of its page, whose path shares
+// its first lcp bytes with the target (lcp < 0: not known).
+func (c *pathCursor) at(r, lcp int) {
+	d := &c.dec
+	d.pos, d.key, c.i = c.pd.restart(r), d.key[:0], r*pathRestart
+	c.read()
+	if lcp < 0 {
+		lcp = commonPrefix(d.key, c.t)
+	}
+	c.lcp = lcp
 }
 
 // load puts the cursor at restart point r of page i (past the end when
 // there is no page i).
 func (c *pathCursor) load(i, r int) error {
+	err := c.enter(i)
+	if err == nil && c.page < len(c.ix.pages) {
+		c.at(r, -1)
+	}
+	return err
+}
+
+// enter loads page i, with the decoder at its start and the path at hand
+// in its key (past the end when there is no page i).
+func (c *pathCursor) enter(i int) error {
 	c.close()
 	c.page, c.ok = i, false
 	if i >= len(c.ix.pages) {
@@ -206,47 +280,65 @@ func (c *pathCursor) load(i, r int) error {
 	}
 	c.pd, c.pin = pd, pin
 	c.dec = entryDecoder{b: pd.entries, digests: c.ix.hdr.flags&pathIndexDigests != 0, key: c.dec.key}
-	c.at(r)
+	c.i = 0
 	return nil
 }
 
-// decode reads the entry at the decoder's position, which checkPage
+// read decodes the entry at the decoder's position, which checkPage
 // decoded already.
-func (c *pathCursor) decode() {
-	if c.i%pathRestart == 0 {
-		c.dec.key = c.dec.key[:0]
+func (c *pathCursor) read() {
+	c.ok = c.dec.next(&c.e, c.ix.hdr.longest, c.i%pathRestart == 0) == nil
+	if c.ok && !c.unnamed {
+		c.e.name = string(c.dec.key)
 	}
-	c.ok = c.dec.next(&c.e, c.ix.hdr.longest) == nil
 }
 
-// next moves the cursor to the next entry.
+// next moves the cursor to the next entry, and follows what its path
+// shares with the target from what it shares with the path before: at
+// most the bytes the entry adds are compared.
 func (c *pathCursor) next() error {
 	if !c.ok {
 		return nil
 	}
 	c.i++
-	if c.i < c.pd.n {
-		c.decode()
-		return nil
+	if c.i == c.pd.n {
+		// The decoder of the next page starts from the path at hand.
+		if err := c.enter(c.page + 1); err != nil || c.page >= len(c.ix.pages) {
+			return err
+		}
 	}
-	return c.load(c.page+1, 0)
+	c.read()
+	switch d := &c.dec; {
+	case !c.ok:
+	case d.common < c.lcp:
+		c.lcp = d.common
+	case d.common == c.lcp:
+		c.lcp += commonPrefix(d.key[c.lcp:], c.t[c.lcp:])
+	}
+	return nil
 }
+
+// aim makes the cursor follow what its paths share with t, a prefix of its
+// target.
+func (c *pathCursor) aim(t string) { c.t, c.lcp = t, min(c.lcp, len(t)) }
 
 // indexLookup finds name, a valid fs path other than ".", in the index: a
 // file (its entry), a directory (the run of paths below it), or neither.
 func (p *Package) indexLookup(ix *pathIndex, name string) (e pathEntry, isDir, found bool, err error) {
-	c, err := p.seek(ix, func(k string) bool { return cmpPath(k, name) >= 0 })
+	c, err := p.seek(ix, name)
 	if err != nil {
 		return e, false, false, err
 	}
 	defer c.close()
-	if !c.ok {
+	if !c.ok || c.lcp != len(name) {
 		return e, false, false, nil
 	}
-	if c.e.name == name {
-		return c.e, false, true, nil
+	if key := c.dec.key; len(key) > len(name) {
+		return e, key[len(name)] == '/', false, nil
 	}
-	return e, below(c.e.name, name), false, nil
+	e = c.e
+	e.name = name // the path at hand: no copy
+	return e, false, true, nil
 }
 
 // below reports whether path is below directory dir.
@@ -264,47 +356,52 @@ type indexChild struct {
 // indexChildren returns the entries of directory dir ("." for the root)
 // that follow the entry named after ("" for the first), at most limit of
 // them (all if limit <= 0). A subdirectory costs a seek past its run of
-// paths, unless that run ends in the page at hand.
+// paths, unless that run ends in the page at hand. The paths are compared
+// with dir in the bytes each entry adds: it costs the bytes of the entries
+// it passes over, and a file its path.
 func (p *Package) indexChildren(ix *pathIndex, dir, after string, limit int) ([]indexChild, error) {
 	prefix := ""
 	if dir != "." {
 		prefix = dir + "/"
 	}
-	past := func(sub string) func(string) bool {
-		return func(k string) bool { return cmpPath(k, sub) > 0 && !below(k, sub) }
+	t := prefix // the first path below dir
+	if after != "" {
+		// Past after and what is below it: NUL is the least byte after '/'
+		// in ComparePaths order.
+		t = prefix + after + "\x00"
 	}
-	var c *pathCursor
-	var err error
-	switch {
-	case after != "":
-		c, err = p.seek(ix, past(prefix+after))
-	case dir == ".":
-		c = &pathCursor{p: p, ix: ix}
-		if err = c.load(0, 0); err != nil {
-			c.close()
-			c = nil
-		}
-	default:
-		c, err = p.seek(ix, func(k string) bool { return cmpPath(k, dir) > 0 })
-	}
+	c, err := p.seek(ix, t)
 	var out []indexChild
-	for err == nil && c.ok && strings.HasPrefix(c.e.name, prefix) && (limit <= 0 || len(out) < limit) {
-		rest := c.e.name[len(prefix):]
-		i := strings.IndexByte(rest, '/')
+	if err == nil {
+		c.aim(prefix)
+	}
+	for err == nil && c.ok && c.lcp == len(prefix) && (limit <= 0 || len(out) < limit) {
+		rest := c.dec.key[len(prefix):]
+		i := bytes.IndexByte(rest, '/')
 		if i < 0 {
-			out = append(out, indexChild{elem: rest, e: c.e})
+			e := c.e
+			e.name = string(c.dec.key)
+			out = append(out, indexChild{elem: e.name[len(prefix):], e: e})
 			err = c.next()
 			continue
 		}
-		sub := c.e.name[:len(prefix)+i]
-		out = append(out, indexChild{elem: rest[:i], isDir: true})
-		// Skip the subdirectory's run: within the page, else by a seek.
-		for page := c.page; err == nil && c.ok && c.page == page && below(c.e.name, sub); {
-			err = c.next()
-		}
-		if err == nil && c.ok && below(c.e.name, sub) {
-			c.close()
-			c, err = p.seek(ix, past(sub))
+		out = append(out, indexChild{elem: string(rest[:i]), isDir: true})
+		// Skip the subdirectory's run, the paths that share their first n
+		// bytes ("dir/sub/") with the one at hand: within the page, else
+		// by a seek.
+		n := len(prefix) + i + 1
+		for page := c.page; ; {
+			if err = c.next(); err != nil || !c.ok || c.dec.common < n {
+				break
+			}
+			if c.page != page {
+				sub := string(c.dec.key[:n-1]) + "\x00"
+				c.close()
+				if c, err = p.seek(ix, sub); err == nil {
+					c.aim(prefix)
+				}
+				break
+			}
 		}
 	}
 	if c != nil {
