@@ -69,15 +69,7 @@ func hostilePackage(tb testing.TB, truthful []byte, r int) []byte {
 	tb.Helper()
 	checkEntries = false
 	tb.Cleanup(func() { checkEntries = true })
-	p := tablesView(tb, truthful)
-	table, err := p.Reader.FindSection(SectionObjectTable).Data()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	names, err := p.Reader.FindSection(SectionStrings).Data()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	_, table, names, sums := indexSource(tb, truthful)
 	n := len(table) / ObjectEntrySize
 	// The files in ComparePaths order (as indexFiles would sort them),
 	// directory by directory.
@@ -91,7 +83,7 @@ func hostilePackage(tb testing.TB, truthful []byte, r int) []byte {
 	// at most 24: a page closes with its r-th restart.
 	defer func(t int) { pathPageTarget = t }(pathPageTarget)
 	pathPageTarget = (r-1)*maxPathIndexKey + 16*r*24
-	idx := makePathIndex(files, table, names, p.digests(), bpx.ChecksumCRC32)
+	idx := makePathIndex(files, table, names, sums, bpx.ChecksumCRC32)
 	return withIndex(tb, truthful, idx)
 }
 

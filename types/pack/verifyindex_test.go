@@ -16,19 +16,7 @@ import (
 // with the object digests sums, every other section as it was.
 func indexWithSums(t testing.TB, b []byte, sums []uint32) []byte {
 	t.Helper()
-	p := openBytes(t, b)
-	table, err := p.Reader.FindSection(SectionObjectTable).Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := p.Reader.FindSection(SectionStrings).Data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, ok := indexFiles(len(table)/ObjectEntrySize, tableNames(table, names))
-	if !ok {
-		t.Fatal("no index of these names")
-	}
+	files, table, names, _ := indexSource(t, b)
 	return replaceSection(t, b, SectionPathIndex, bpx.ChecksumWeak, func([]byte) []byte {
 		return makePathIndex(files, table, names, sums, bpx.ChecksumCRC32)
 	})
