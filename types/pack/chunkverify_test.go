@@ -96,7 +96,7 @@ func TestVerifyAllChunkDigests(t *testing.T) {
 // pull could use it. The edit fails naming the source's chunk; a
 // Recompress, which copies no section, writes true digests.
 func TestEditChecksCarriedChunkDigests(t *testing.T) {
-	good := pkgBytes(t, noiseTree(4<<20, 42))
+	good := pkgBytes(t, noiseTree(2<<20, 42))
 	d, r := chunkDigestsOf(t, good)
 	// A chunk in the middle of the largest data section, which an edit
 	// adding a file copies.
