@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"bytes"
 	"encoding/binary"
 
 	"github.com/gobpx/bpx"
@@ -65,12 +64,26 @@ func (p *Package) checkEntry(ix *pathIndex, e *pathEntry) error {
 	if ix.names == nil {
 		return pathIndexError("%q: the package has no strings section", e.name)
 	}
-	name := make([]byte, len(e.name)+1)
-	if err := readTable(ix.names, name, int64(nameOff)); err != nil {
-		return err
-	}
-	if !bytes.Equal(name[:len(e.name)], []byte(e.name)) || name[len(e.name)] != 0 {
-		return pathIndexError("%q names object %d, whose name in the strings is another", e.name, e.obj)
+	// The name and its NUL, compared piece by piece through a small
+	// buffer: a path may be 64 KiB, and a listing checks each of its files.
+	var buf [4 << 10]byte
+	n := len(e.name) + 1
+	for off := 0; off < n; {
+		b := buf[:min(len(buf), n-off)]
+		if err := readTable(ix.names, b, int64(nameOff)+int64(off)); err != nil {
+			return err
+		}
+		name := b
+		if off+len(b) == n { // the last piece holds the NUL
+			if b[len(b)-1] != 0 {
+				return pathIndexError("%q names object %d, whose name in the strings is longer", e.name, e.obj)
+			}
+			name = b[:len(b)-1]
+		}
+		if string(name) != e.name[off:off+len(name)] {
+			return pathIndexError("%q names object %d, whose name in the strings is another", e.name, e.obj)
+		}
+		off += len(b)
 	}
 	return nil
 }

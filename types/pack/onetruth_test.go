@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -234,5 +236,57 @@ func TestIndexLieNotSilent(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckEntryNames checks index entries against the strings before the
+// tables are loaded (checkEntry reads the name in pieces of 4 KiB): an
+// entry passes when its path is exactly its object's name, and fails when
+// the name in the strings is longer, shorter or differs anywhere, at the
+// edges of the pieces too.
+func TestCheckEntryNames(t *testing.T) {
+	var names []string
+	for _, n := range []int{1, 4095, 4096, 4097, 8191, 8192, 9000} {
+		names = append(names, fmt.Sprintf("d%d/", n)+strings.Repeat("x", n))
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf, WithPathIndex(true))
+	for _, n := range names {
+		ow, err := w.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ow.Write([]byte(n[:4]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := openBytes(t, buf.Bytes())
+	ix := p.pidx.Load()
+	if ix == nil || p.tablesReady.Load() {
+		t.Fatal("the index is not used, or the tables are loaded")
+	}
+	for _, name := range names {
+		e, _, found, err := p.indexLookup(ix, name)
+		if err != nil || !found {
+			t.Fatalf("%.12q…: found %v, %v", name, found, err)
+		}
+		if err := p.checkEntry(ix, &e); err != nil {
+			t.Fatalf("%.12q…: %v", name, err)
+		}
+		l := len(name)
+		bads := []string{name[:l-1], name + "x"}
+		for _, k := range []int{0, 4095, 4096, l - 1} {
+			if k < l {
+				bads = append(bads, name[:k]+"\x01"+name[k+1:])
+			}
+		}
+		for _, bad := range bads {
+			e2 := e
+			e2.name = bad
+			if err := p.checkEntry(ix, &e2); !errors.Is(err, errPathIndex) {
+				t.Errorf("%.12q… (%d bytes) as %.12q… (%d bytes): %v, want errPathIndex", name, l, bad, len(bad), err)
+			}
+		}
 	}
 }

@@ -27,8 +27,10 @@ import (
 // directories, as InvalidPaths explains) in ComparePaths order, so that a
 // directory's files and subdirectories form one run of entries: a lookup
 // finds a file, or a directory as the run its name starts, and a listing
-// reads the run. Entries are grouped in pages of about 32 KiB; the root,
-// one key per page, follows the header. A lookup reads the header and
+// reads the run. Entries are grouped in pages of about 32 KiB (a writer
+// closes a page at the entry that reaches 32 KiB; a reader refuses pages
+// of more than 104 KiB, which no writer writes); the root, one key per
+// page, follows the header. A lookup reads the header and
 // root once (with the section table, within the first request a remote
 // reader makes) and then one page: over HTTP, opening a package and
 // reading one object by path takes three requests however many objects it
@@ -90,15 +92,28 @@ const (
 	pathIndexDigests    = 1 // flag: entries carry a CRC-32C
 
 	pathRestart     = 16       // entries between full paths
-	maxPathPage     = 1 << 20  // the largest page a reader reads
+	pathPageSize    = 32 << 10 // the size at which a writer closes a page
 	maxPathIndexKey = 1 << 16  // the longest path an index may hold
 	maxPathRoot     = 16 << 20 // the largest root a reader reads
 	noTable         = ^uint32(0)
+
+	// maxPathPage is the largest page a reader reads: the largest a
+	// writer writes, which closes a page at the entry that takes it to
+	// pathPageSize bytes (that entry is at most a path and 44 bytes), and
+	// adds 4 bytes for every 16th of its entries (of at least 6 bytes
+	// each) and 4. A larger page is no writer's: the index is not used. A
+	// lookup that loads a page then reads, checks and decodes at most
+	// this many bytes, whoever wrote the index.
+	maxPathPage = pathPageSize + maxPathIndexKey + 8<<10
 )
 
 // pathPageTarget is the size at which a writer closes a page (a variable
 // for tests and fuzzing, which want many small pages).
-var pathPageTarget = 32 << 10
+var pathPageTarget = pathPageSize
+
+// pathPageEntries, when positive, makes a writer close a page at that many
+// entries, whatever its size (for the tests of hostile indexes).
+var pathPageEntries = 0
 
 // pathIndexCRC turns the index's CRC-32C checks off (false) for fuzzing.
 var pathIndexCRC = true
@@ -318,7 +333,7 @@ func (w *pathIndexWriter) add(e *pathEntry) {
 	w.longest = max(w.longest, len(e.name))
 	w.n++
 	w.entries++
-	if len(w.page) >= pathPageTarget {
+	if len(w.page) >= pathPageTarget || pathPageEntries > 0 && int(w.n) >= pathPageEntries {
 		w.flush()
 	}
 }

@@ -20,6 +20,7 @@ import (
 const (
 	boundsEntries = 10_240
 	boundsDirs    = 640
+	boundsProbes  = 512 // the paths the benchmarks look up, every 20th
 )
 
 // boundsName returns the path of file i under prefix: the files of
@@ -51,17 +52,29 @@ func truthfulPackage(tb testing.TB, n int) []byte {
 	return buf.Bytes()
 }
 
+// hostilePrefix returns the directory under which hostilePackage(r) of a
+// package of n files puts its paths: as long as a usable index of pages of
+// r restart points can make them, within the largest page (maxPathPage)
+// and the largest root (maxPathRoot, which holds every page's first path)
+// a reader takes, and maxPathIndexKey.
+func hostilePrefix(r, n int) string {
+	pages := (n + 16*r - 1) / (16 * r)
+	l := min(maxPathIndexKey, (maxPathPage-16*r*32)/r, (maxPathRoot-64)/pages-32)
+	return strings.Repeat("p", l-len(boundsName("", 0)))
+}
+
 // hostilePackage returns the package truthful (of truthfulPackage) with
 // its index replaced by one of as many entries whose paths are
-// boundsName(longPrefix, i): every path 64 KiB, the same but for their
-// last 8 to 12 bytes, in pages of r full paths (restart points) and
-// 16(r-1)+1 entries. With r = 4, 209 pages of 256 KiB and a root of 13
-// MiB; with r = 15, 46 pages of 960 KiB, near the largest page a reader
-// takes. The index is well formed and bound to the tables, so readers use
-// it, although it names other paths than the tables (as a crafted index
-// may: only VerifyStructure finds that out).
+// boundsName(hostilePrefix(r, n), i): every path as long as an index a
+// reader uses can hold them, the same but for their last 8 to 12 bytes, in
+// pages of 16r entries and r restart points (full paths). With r = 2 and
+// 10,240 files: paths of 51 KiB, 320 pages of 103 KiB, a root of 16 MiB;
+// with r = 3, paths of 34 KiB, 214 pages of 103 KiB. The index is well
+// formed and bound to the tables, so readers use it, although it names
+// other paths than the tables (as a crafted index may: only
+// VerifyStructure finds that out).
 //
-// Its paths are not the tables' (true ones would take 640 MB of names), so
+// Its paths are not the tables' (true ones would take 500 MB of names), so
 // that every entry would fail its check against its table row and drop
 // the index at the first lookup: hostilePackage turns that check off
 // (checkEntries) until the test ends, to measure and bound the search.
@@ -71,18 +84,17 @@ func hostilePackage(tb testing.TB, truthful []byte, r int) []byte {
 	tb.Cleanup(func() { checkEntries = true })
 	_, table, names, sums := indexSource(tb, truthful)
 	n := len(table) / ObjectEntrySize
+	prefix := hostilePrefix(r, n)
 	// The files in ComparePaths order (as indexFiles would sort them),
 	// directory by directory.
 	files := make([]indexFile, 0, n)
 	for d := range boundsDirs {
 		for i := d; i < n; i += boundsDirs {
-			files = append(files, indexFile{boundsName(longPrefix, i), uint32(i)})
+			files = append(files, indexFile{boundsName(prefix, i), uint32(i)})
 		}
 	}
-	// A restart entry takes the path and at most 16 bytes, another entry
-	// at most 24: a page closes with its r-th restart.
-	defer func(t int) { pathPageTarget = t }(pathPageTarget)
-	pathPageTarget = (r-1)*maxPathIndexKey + 16*r*24
+	defer func(t, e int) { pathPageTarget, pathPageEntries = t, e }(pathPageTarget, pathPageEntries)
+	pathPageTarget, pathPageEntries = maxPathPage, 16*r
 	idx := makePathIndex(files, table, names, sums, bpx.ChecksumCRC32)
 	return withIndex(tb, truthful, idx)
 }
@@ -94,6 +106,7 @@ type boundsCase struct {
 	pkg    []byte
 	prefix string
 	opts   []Option
+	perDir int // files in a directory: boundsEntries/boundsDirs unless set
 }
 
 var boundsBuilt struct {
@@ -102,19 +115,42 @@ var boundsBuilt struct {
 }
 
 // boundsCases returns the packages the benchmarks read, built once: the
-// truthful package of boundsEntries files; the hostile ones of r = 4 and
-// r = 15 with the default cache (their 53 and 44 MB of pages do not fit:
-// most lookups load a page), and with r = 15 in a cache that holds them
-// (the search alone).
+// truthful package of boundsEntries files, with the default cache (its
+// index fits) and with a cache of one page, so that every lookup loads
+// one; the hostile ones of r = 2 and r = 3 with the default cache (their
+// 32 and 21 MB of pages do not fit: many lookups load a page), with a
+// cache of one page, and with r = 2 in a cache that holds its pages (the
+// search alone).
 func boundsCases(tb testing.TB) []boundsCase {
 	boundsBuilt.once.Do(func() {
 		truthful := truthfulPackage(tb, boundsEntries)
-		h4, h15 := hostilePackage(tb, truthful, 4), hostilePackage(tb, truthful, 15)
+		h2, h3 := hostilePackage(tb, truthful, 2), hostilePackage(tb, truthful, 3)
+		p2, p3 := hostilePrefix(2, boundsEntries), hostilePrefix(3, boundsEntries)
+		onePage := []Option{WithCacheSize(0)} // no page stays
+		// The floor: the same names as hostile2's looked up through the
+		// tables, the authority (no index), whose lookup costs the same
+		// however many files the package has: only the files the
+		// benchmarks look up, every 20th.
+		var long bytes.Buffer
+		w := NewWriter(&long, WithPathIndex(false))
+		for i := 0; i < boundsEntries; i += boundsEntries / boundsProbes {
+			ow, err := w.Create(boundsName(p2, i))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			fmt.Fprint(ow, i)
+		}
+		if err := w.Close(); err != nil {
+			tb.Fatal(err)
+		}
 		boundsBuilt.cases = []boundsCase{
-			{"truthful", truthful, "gen", nil},
-			{"hostile4", h4, longPrefix, nil},
-			{"hostile15", h15, longPrefix, nil},
-			{"hostile15-warm", h15, longPrefix, []Option{WithCacheSize(256 << 20)}},
+			{"tables-long", long.Bytes(), p2, nil, 0}, // its probes' directories are whole
+			{"truthful", truthful, "gen", nil, 0},
+			{"truthful-cold", truthful, "gen", onePage, 0},
+			{"hostile2", h2, p2, nil, 0},
+			{"hostile3", h3, p3, nil, 0},
+			{"hostile2-cold", h2, p2, onePage, 0},
+			{"hostile2-warm", h2, p2, []Option{WithCacheSize(256 << 20)}, 0},
 		}
 	})
 	return boundsBuilt.cases
@@ -128,8 +164,12 @@ func boundsCases(tb testing.TB) []boundsCase {
 // spread over the index are looked up in a scattered order; ns/op is per
 // lookup.
 func BenchmarkPathIndexBounds(b *testing.B) {
-	const probes = 512
+	const probes = boundsProbes
 	for _, bc := range boundsCases(b) {
+		perDir := bc.perDir
+		if perDir == 0 {
+			perDir = boundsEntries / boundsDirs
+		}
 		files := make([]string, probes)
 		dirs := make([]string, probes)
 		for k := range probes {
@@ -151,7 +191,7 @@ func BenchmarkPathIndexBounds(b *testing.B) {
 			}},
 			{"readdir", func(p *Package, k int) error {
 				ents, err := p.ReadDir(dirs[k])
-				if err == nil && len(ents) != boundsEntries/boundsDirs {
+				if err == nil && len(ents) != perDir {
 					err = fmt.Errorf("ReadDir(%.40q…): %d entries", dirs[k], len(ents))
 				}
 				return err
@@ -160,8 +200,8 @@ func BenchmarkPathIndexBounds(b *testing.B) {
 		for _, op := range ops {
 			b.Run(op.name+"/"+bc.name, func(b *testing.B) {
 				p := openBytes(b, bc.pkg, bc.opts...)
-				if p.pidx.Load() == nil {
-					b.Fatal("the index is not used")
+				if (p.pidx.Load() == nil) != (bc.name == "tables-long") {
+					b.Fatal("the index is used, or not, against the case's name")
 				}
 				for k := range probes { // the pages a warm cache holds
 					if err := op.do(p, k); err != nil {
@@ -175,7 +215,7 @@ func BenchmarkPathIndexBounds(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if p.pidx.Load() == nil {
+				if p.pidx.Load() == nil && bc.name != "tables-long" {
 					b.Fatal("the index was dropped")
 				}
 			})
@@ -191,7 +231,8 @@ func BenchmarkPathIndexBounds(b *testing.B) {
 func TestPathIndexLongPaths(t *testing.T) {
 	const n = 1000
 	truthful := truthfulPackage(t, n)
-	for _, r := range []int{4, 15} {
+	for _, r := range []int{2, 3} {
+		longPrefix := hostilePrefix(r, n)
 		p := openBytes(t, hostilePackage(t, truthful, r))
 		if ix := p.pidx.Load(); ix == nil || len(ix.pages) < 3 {
 			t.Fatalf("r=%d: the index is not used or has less than 3 pages", r)
@@ -324,20 +365,21 @@ func TestPathChecker(t *testing.T) {
 	}
 }
 
-// TestPathIndexLookupMemory: a lookup in a hostile index (paths of 64 KiB,
-// pages of 960 KiB) allocates the path it returns and the page it loads,
+// TestPathIndexLookupMemory: a lookup in a hostile index (paths of 52 KiB,
+// pages of 104 KiB) allocates the path it returns and the page it loads,
 // if any, and little else: with its pages in the cache, and with a cache
 // of two pages, so that most lookups load one.
 func TestPathIndexLookupMemory(t *testing.T) {
 	const n, lookups = 1000, 20
-	hostile := hostilePackage(t, truthfulPackage(t, n), 15)
+	hostile := hostilePackage(t, truthfulPackage(t, n), 2)
+	longPrefix := hostilePrefix(2, n)
 	for _, c := range []struct {
 		name  string
 		cache int64
 		bound uint64
 	}{
 		{"warm", 64 << 20, 2 * maxPathIndexKey},
-		{"cold", 2 << 20, maxPathPage + 2*maxPathIndexKey},
+		{"cold", 2 * maxPathPage, maxPathPage + 2*maxPathIndexKey},
 	} {
 		p := openBytes(t, hostile, WithCacheSize(c.cache))
 		stat := func(i int) {
@@ -380,6 +422,39 @@ func TestValidPath(t *testing.T) {
 		}
 		if got, want := indexSlash(p), strings.IndexByte(p, '/'); got != want {
 			t.Errorf("indexSlash(%q) = %d, want %d", p, got, want)
+		}
+	}
+}
+
+// TestPathIndexPageTooLarge: an index with a page larger than any writer
+// writes (maxPathPage) is not used, whatever else it holds: the tables
+// answer. (Before, a reader took pages of up to 1 MiB, which a lookup in
+// a cold cache read and checked whole: 231 times a truthful lookup.)
+func TestPathIndexPageTooLarge(t *testing.T) {
+	const n = 8000 // about 140 KB of entries
+	defer func(t int) { pathPageTarget = t }(pathPageTarget)
+	for _, c := range []struct {
+		target int
+		used   bool
+	}{{pathPageSize, true}, {maxPathPage - 4<<10, true}, {1 << 30, false}} {
+		pathPageTarget = c.target
+		b := truthfulPackage(t, n)
+		pathPageTarget = pathPageSize
+		p := openBytes(t, b)
+		ix := p.pidx.Load()
+		if used := ix != nil; used != c.used {
+			t.Fatalf("pages closed at %d bytes: the index is used: %v, want %v", c.target, used, c.used)
+		}
+		if ix != nil {
+			big := slices.MaxFunc(ix.pages, func(a, b pathPage) int { return int(a.size) - int(b.size) })
+			if big.size > maxPathPage {
+				t.Fatalf("a page of %d bytes is used", big.size)
+			}
+		}
+		for _, i := range []int{0, n / 2, n - 1} {
+			if b, err := p.ReadFile(boundsName("gen", i)); err != nil || string(b) != fmt.Sprint(i) {
+				t.Fatalf("pages closed at %d bytes: ReadFile(%d) = %q, %v", c.target, i, b, err)
+			}
 		}
 	}
 }

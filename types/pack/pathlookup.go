@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gobpx/bpx"
 )
@@ -159,12 +160,31 @@ func (c *pathCursor) close() {
 	}
 }
 
+// keyBufs keeps the key buffers of cursors done with (done), for the next
+// seek: a path may be 64 KiB, which a lookup would otherwise allocate and
+// clear each time (a tenth of a lookup of such a path).
+var keyBufs sync.Pool // of *[]byte
+
+// done releases the cursor's page and keeps its key buffer for another
+// cursor: neither the cursor nor its key may be used after.
+func (c *pathCursor) done() {
+	c.close()
+	if k := c.dec.key; cap(k) > 0 && cap(k) <= maxPathIndexKey {
+		k = k[:0]
+		c.dec.key = nil
+		keyBufs.Put(&k)
+	}
+}
+
 // seek returns a cursor at the first entry whose path is at or after t in
 // ComparePaths order (past the last if none), aimed at t, its entries
 // unnamed. Every comparison on the way skips what the paths around it are
 // known to share with t.
 func (p *Package) seek(ix *pathIndex, t string) (*pathCursor, error) {
 	c := &pathCursor{p: p, ix: ix, unnamed: true, t: t}
+	if k, ok := keyBufs.Get().(*[]byte); ok {
+		c.dec.key = *k
+	}
 	pages := ix.pages
 	j, llo, lhi := searchPath(len(pages), func(i int) string { return pages[i].first }, ix.shared(len(t)), t, 0, 0)
 	if j == 0 {
@@ -329,7 +349,7 @@ func (p *Package) indexLookup(ix *pathIndex, name string) (e pathEntry, isDir, f
 	if err != nil {
 		return e, false, false, err
 	}
-	defer c.close()
+	defer c.done()
 	if !c.ok || c.lcp != len(name) {
 		return e, false, false, nil
 	}
@@ -396,7 +416,7 @@ func (p *Package) indexChildren(ix *pathIndex, dir, after string, limit int) ([]
 			}
 			if c.page != page {
 				sub := string(c.dec.key[:n-1]) + "\x00"
-				c.close()
+				c.done()
 				if c, err = p.seek(ix, sub); err == nil {
 					c.aim(prefix)
 				}
@@ -405,7 +425,7 @@ func (p *Package) indexChildren(ix *pathIndex, dir, after string, limit int) ([]
 		}
 	}
 	if c != nil {
-		c.close()
+		c.done()
 	}
 	return out, err
 }
