@@ -17,10 +17,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/xzdec"
+	"github.com/gobpx/bpx/overlay"
 	"github.com/gobpx/bpx/sign"
 )
 
@@ -45,8 +47,8 @@ import (
 // the input) unpacks. No input may panic or hang a reader, and for each
 // name every read that succeeds must give the same bytes.
 //
-// Overlays are not among the paths: package overlay imports pack, which
-// an internal test cannot import.
+// The shared Package of the small cache is also read through an
+// overlay.FS (ReadFile, and Open with plain Reads), over an empty layer.
 //
 // Fuzz it with TMPDIR on a tmpfs (Unpack's files) and a short
 // -fuzzminimizetime: inputs that find new coverage are minimized for 60
@@ -55,6 +57,7 @@ func FuzzDifferential(f *testing.F) {
 	bases := loadDiffBases(f)
 	for i := range bases {
 		f.Add(uint8(i), uint8(diffUnpack), []byte(nil), []byte(nil))
+		f.Add(uint8(i), uint8(diffUnpack|diffUnpackDefault), []byte(nil), []byte(nil))
 		f.Add(uint8(i), uint8(diffSign|diffUnpack|1), []byte{0, 0, 1, 1}, []byte(nil))
 	}
 	for _, s := range differentialCaseSeeds(f) {
@@ -80,11 +83,13 @@ func runDifferential(t testing.TB, base, cfg uint8, order, muts []byte) {
 	if d == nil {
 		return // the file does not open: every path fails alike
 	}
-	for _, cache := range []int64{diffCaches[cfg&7], DefaultCacheSize} {
+	for i, cache := range []int64{diffCaches[cfg&7], DefaultCacheSize} {
 		for _, k := range []diffKind{kindReadFile, kindReadObject} {
 			d.fresh(cache, k)
 		}
-		d.shared(cache, order, cfg&diffUnpack != 0)
+		// One Unpack a run (files cost system calls: several times the
+		// rest of a run), at the cache diffUnpackDefault chooses.
+		d.shared(cache, order, cfg&diffUnpack != 0 && (i == 1) == (cfg&diffUnpackDefault != 0), i == 0)
 	}
 	d.compare()
 	d.verify()
@@ -134,11 +139,14 @@ func hangWatch(d time.Duration) *time.Timer {
 
 // Bits of FuzzDifferential's cfg: the low three choose the small cache
 // among diffCaches; diffSign signs the mutated package and reads it with
-// WithTrustedKeys; diffUnpack unpacks through each shared Package (every
-// file written costs system calls: a few times the rest of a run).
+// WithTrustedKeys; diffUnpack unpacks through the shared Package of the
+// small cache, or with diffUnpackDefault through that of the default
+// cache (every file written costs system calls: a few times the rest of a
+// run, so a run unpacks once).
 const (
-	diffSign   = 8
-	diffUnpack = 16
+	diffSign          = 8
+	diffUnpack        = 16
+	diffUnpackDefault = 32
 )
 
 // diffCaches are the small cache sizes FuzzDifferential chooses from:
@@ -843,18 +851,22 @@ func (d *diffRun) fresh(cache int64, kind diffKind) {
 
 // shared reads through one Package: first the reads order asks for (two
 // bytes each: a key, a kind), then every key every way, then, if unpack,
-// Unpack.
-func (d *diffRun) shared(cache int64, order []byte, unpack bool) {
+// Unpack, and if layered, every name through an overlay.
+func (d *diffRun) shared(cache int64, order []byte, unpack, layered bool) {
 	p := d.open(cache)
 	defer p.Close()
 	if len(d.keys) == 0 {
 		return
 	}
+	unpacked := false
 	for i := 0; i+1 < len(order) && i < 128; i += 2 {
 		k, kind := d.keys[int(order[i])%len(d.keys)], diffKind(int(order[i+1])%int(numKinds))
 		label := fmt.Sprintf("shared/cache=%d/order[%d]/%s", cache, i/2, diffKinds[kind])
 		if kind == kindUnpack {
-			d.unpack(p, label)
+			if !unpacked { // once: later ones read nothing new
+				d.unpack(p, label)
+				unpacked = true
+			}
 		} else {
 			d.read(p, label, kind, k)
 		}
@@ -864,8 +876,48 @@ func (d *diffRun) shared(cache int64, order []byte, unpack bool) {
 			d.read(p, fmt.Sprintf("shared/cache=%d/%s", cache, diffKinds[kind]), kind, k)
 		}
 	}
-	if unpack {
+	if unpack && !unpacked {
 		d.unpack(p, fmt.Sprintf("shared/cache=%d/Unpack", cache))
+	}
+	if layered {
+		d.overlay(p, fmt.Sprintf("shared/cache=%d/overlay", cache))
+	}
+}
+
+// overlay reads every name through an overlay.FS of p over an empty layer
+// (p's removal list applies to that layer only), with ReadFile and with
+// Open and plain Reads.
+func (d *diffRun) overlay(p *Package, label string) {
+	var o *overlay.FS
+	d.guard(label, func() {
+		var err error
+		if o, err = overlay.New(fstest.MapFS{}, p); err != nil {
+			o = nil // a bad removal list: the overlay refuses p
+		}
+	})
+	if o == nil {
+		return
+	}
+	for _, k := range d.keys {
+		if !d.name[k] {
+			continue
+		}
+		l := label + "(" + k + ")"
+		d.guard(l, func() {
+			if b, err := o.ReadFile(k); err == nil {
+				d.add(k, l+"ReadFile", 0, b, true)
+			}
+			f, err := o.Open(k)
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			if fi, err := f.Stat(); err == nil && !fi.IsDir() {
+				if b, err := readPlain(f); err == nil {
+					d.add(k, l+"Open+Read", 0, b, true)
+				}
+			}
+		})
 	}
 }
 
