@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +63,8 @@ func TestBlockMapBombPackageValid(t *testing.T) {
 // MiB) and verify (30 MiB) decode every block, in 9 to 17 s (the stream
 // has more blocks than internal/xzdec keeps records of, so a slower
 // decoder takes over), so the test runs them on a file of 30,000 blocks,
-// whose map the cache takes: the same bound holds.
+// whose map the cache takes: the same bound holds. Then all of it again
+// over HTTP.
 func TestBlockMapBombMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the bpx binary and a package of a million xz blocks")
@@ -90,19 +93,27 @@ func TestBlockMapBombMemory(t *testing.T) {
 	// "first" is in the first block; "last" ends the section, so its read
 	// decodes every block. TestBlockMapBombPackageValid reads the others.
 	want := string(make([]byte, testbpx.BlockMapBombObjectSize))
-	check([]string{"cat", name, "first"}, func(r result) bool { return r.Stdout == want })
-	check([]string{"cat", small, "last"}, func(r result) bool { return r.Stdout == want })
-	check([]string{"ls", name}, func(r result) bool {
-		return strings.Count(r.Stdout, "\n") == len(testbpx.BlockMapBombObjects) && strings.Contains(r.Stdout, "across")
-	})
-	out := filepath.Join(dir, "out")
-	check([]string{"unpack", "-C", out, small}, func(result) bool {
-		for _, obj := range testbpx.BlockMapBombObjects {
-			if b, err := os.ReadFile(filepath.Join(out, obj)); err != nil || string(b) != want {
-				return false
+	all := func(name, small string) {
+		check([]string{"cat", name, "first"}, func(r result) bool { return r.Stdout == want })
+		check([]string{"cat", small, "last"}, func(r result) bool { return r.Stdout == want })
+		check([]string{"ls", name}, func(r result) bool {
+			return strings.Count(r.Stdout, "\n") == len(testbpx.BlockMapBombObjects) && strings.Contains(r.Stdout, "across")
+		})
+		out := filepath.Join(t.TempDir(), "out")
+		check([]string{"unpack", "-C", out, small}, func(result) bool {
+			for _, obj := range testbpx.BlockMapBombObjects {
+				if b, err := os.ReadFile(filepath.Join(out, obj)); err != nil || string(b) != want {
+					return false
+				}
 			}
-		}
-		return true
-	})
-	check([]string{"verify", small}, func(result) bool { return true })
+			return true
+		})
+		check([]string{"verify", small}, func(result) bool { return true })
+	}
+	all(name, small)
+	// The same over HTTP (a real server on 127.0.0.1, ranges as a CDN
+	// serves them): the remote reader's own cache counts in the bound.
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	all(srv.URL+"/blocks.bpx", srv.URL+"/small.bpx")
 }
