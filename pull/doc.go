@@ -23,6 +23,21 @@
 // fetches only the chunks it lacks. A pull that completes, or fails
 // because of what the server sent, removes it.
 //
+// A pull writes no file but one it created itself: it resumes LOCAL.part
+// only if it is a regular file of the user running the pull that no other
+// user can write and no other name links to; anything else at that name
+// (a symbolic link, a hard link, a FIFO, another user's file) is removed,
+// never written or followed, and a new LOCAL.part created, readable and
+// writable by its owner alone until it gets LOCAL's mode (for a first
+// download, the mode the umask gives a new file) right before the rename.
+// LOCAL must be a regular file or not exist: a symbolic link (pull into
+// the file it names), a directory or a FIFO is refused before anything is
+// fetched. LOCAL and the seeds are opened without waiting on a FIFO.
+// LOCAL.part is locked (flock, where the system has it) from its opening
+// to its rename over LOCAL or its removal, and the file locked is checked
+// to still be the one at that name: two pulls of one LOCAL never write
+// into the same file (the second fails with ErrBusy).
+//
 // A package without chunk digests (written by an earlier release or by
 // another implementation) is downloaded whole, and so is a BPX file of
 // another type or a version-0 draft file; a file that is not BPX fails the

@@ -35,7 +35,8 @@ func (p *puller) match(ctx context.Context) error {
 	var total int64
 	haveLocal := false // p.files[0] is the local file
 	for _, name := range paths {
-		f, err := os.Open(name)
+		// Regular files only, opened without waiting on a FIFO.
+		f, err := openLocal(name)
 		if err != nil {
 			if name == p.local && !errors.Is(err, fs.ErrNotExist) {
 				return err
@@ -43,7 +44,7 @@ func (p *puller) match(ctx context.Context) error {
 			continue // a missing local file is a first download; an unreadable seed is skipped
 		}
 		fi, err := f.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
+		if err != nil {
 			f.Close()
 			continue
 		}
@@ -81,13 +82,9 @@ func (p *puller) match(ctx context.Context) error {
 // already holds, at their own offsets.
 func (p *puller) resume() error {
 	f := p.out    // Pull's, locked
-	if f == nil { // Plan's
+	if f == nil { // Plan's: what Pull would resume
 		var err error
-		f, err = os.Open(p.part)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
+		if f, err = openPartForPlan(p.part); f == nil {
 			return err
 		}
 		p.out = f

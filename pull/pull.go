@@ -76,15 +76,22 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		p.closeFiles()
 		return nil, err
 	}
+	if err := checkLocal(local); err != nil {
+		p.closeFiles()
+		return nil, err
+	}
 	keep := false
 	defer func() {
-		p.closeFiles() // before the removal: Windows removes no open file
-		if err != nil && !keep || p.res.UpToDate {
-			os.Remove(p.part)
+		if p.out == nil {
+			p.closeFiles() // another pull's LOCAL.part, or renamed: not ours to remove
+			return
 		}
+		if err != nil && !keep || p.res.UpToDate {
+			p.discard()
+		}
+		p.closeFiles()
 	}()
 	if err := p.openPart(); err != nil {
-		keep = true // another pull's, or one that cannot be opened
 		return nil, err
 	}
 	if p.digests == nil {
@@ -109,23 +116,6 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return nil, err
 	}
 	return &p.res, nil
-}
-
-// ErrBusy is the error of a pull of a file that another pull is updating.
-var ErrBusy = errors.New("pull: another pull of this file is running")
-
-// openPart opens (or creates) LOCAL.part and locks it against other pulls.
-func (p *puller) openPart() error {
-	f, err := os.OpenFile(p.part, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if !lockFile(f) {
-		f.Close()
-		return fmt.Errorf("%w: %s is locked", ErrBusy, p.part)
-	}
-	p.out = f
-	return nil
 }
 
 // newPuller returns a pull of src into local.
@@ -205,9 +195,11 @@ func (p *puller) closeFiles() {
 	}
 }
 
-// replace renames LOCAL.part over LOCAL, with LOCAL's permission bits.
+// replace renames LOCAL.part over LOCAL, with LOCAL's permission bits
+// (or, for a first download, those the umask gives a new file), holding
+// the lock until the file has its new name where the system allows it.
 func (p *puller) replace() error {
-	perm := fs.FileMode(0o644)
+	perm := newMode()
 	if fi, err := os.Lstat(p.local); err == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
@@ -217,20 +209,67 @@ func (p *puller) replace() error {
 	if err := p.out.Sync(); err != nil {
 		return err
 	}
-	if err := p.out.Close(); err != nil {
-		return err
-	}
-	p.out = nil
 	for _, f := range p.files {
 		f.Close() // Windows renames over no open file
 	}
 	p.files = nil
-	if err := os.Rename(p.part, p.local); err != nil {
+	if !renameOpen {
+		if err := p.out.Close(); err != nil {
+			return err
+		}
+		p.out = nil
+	}
+	if testHook != nil {
+		testHook("rename")
+	}
+	err := os.Rename(p.part, p.local)
+	if p.out != nil {
+		p.out.Close() // the lock ends with the file at its new name
+		p.out = nil
+	}
+	if err != nil {
 		return err
 	}
 	if d, err := os.Open(filepath.Dir(p.local)); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// discard removes LOCAL.part, locked by this pull, while the lock is held
+// where the system allows it.
+func (p *puller) discard() {
+	if testHook != nil {
+		testHook("discard")
+	}
+	if !renameOpen {
+		p.out.Close()
+		p.out = nil
+	}
+	os.Remove(p.part)
+}
+
+// testHook, when set by a test, is called before the rename ("rename")
+// and the removal ("discard") of LOCAL.part.
+var testHook func(step string)
+
+// checkLocal refuses a LOCAL that a pull would replace by something else
+// than it is, before anything is fetched: a symbolic link (the new file
+// would replace the link, not what it names: pull what it names), or no
+// regular file (a directory, a FIFO, a device).
+func checkLocal(local string) error {
+	fi, err := os.Lstat(local)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		to, _ := os.Readlink(local)
+		return &fs.PathError{Op: "pull", Path: local, Err: fmt.Errorf("a symbolic link (to %s): pull into the file it names instead", to)}
+	case !fi.Mode().IsRegular():
+		return &fs.PathError{Op: "pull", Path: local, Err: fmt.Errorf("%w (%v)", errNotRegular, fi.Mode().Type())}
 	}
 	return nil
 }
