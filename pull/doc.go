@@ -49,12 +49,24 @@
 // when its SHA-256 is the digest the server lists; every fetched chunk is
 // checked against its digest before the file is complete, and a chunk
 // that does not match fails the pull (bpx.ErrChecksum). The bytes the
-// digests do not cover (the header and section table, the digests, a
-// signature) are checked as a BPX reader checks them, and the whole file,
-// with WithTrustedKeys, against a signature by a trusted key before it
-// replaces LOCAL; without it a server can of course serve any package it
-// likes, consistently. remote.File pins the file's validator (ETag or
-// Last-Modified), so that a file that changes during a pull fails it.
+// digests do not cover are the header and section table (checked by the
+// header's checksum), the digests (by their section's checksum, from the
+// header) and what follows them, a signature, which is fetched in the
+// digests' own request, so that it comes from the same file. The size
+// the server states must be the file's own: where its sections end, and
+// its header's file size (else bpx.ErrFormat, before anything else is
+// fetched or written).
+//
+// With WithTrustedKeys, the signature and what its signers state are
+// checked against the key ring (its requirements included) before any
+// chunk is fetched, whatever the pull then does: a local file that
+// already is the served one is checked against the signature too, every
+// byte. The complete new file is checked as "bpx verify" checks it (as
+// "bpx verify --trusted" does with WithTrustedKeys) before it replaces
+// LOCAL: for a package, pack.Package.VerifyAll. Without WithTrustedKeys a
+// server can of course serve any package it likes, consistently.
+// remote.File pins the file's validator (ETag or Last-Modified), so that
+// a file that changes during a pull fails it.
 //
 // Limits: the chunk digests section may hold at most MaxDigestsSize bytes
 // (a million chunks; packages choose larger chunks above 16 GiB to stay

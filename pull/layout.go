@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gobpx/bpx"
+	"github.com/gobpx/bpx/sign"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -20,6 +21,9 @@ func (p *puller) readLayout() error {
 		return nil
 	}
 	hn := bpx.MainHeaderSize + int64(len(r.Sections))*bpx.SectionHeaderSize
+	if err := checkExtent(r, hn, p.size); err != nil {
+		return err
+	}
 	p.head = make([]byte, hn)
 	if _, err := p.src.ReadAt(p.head, 0); err != nil {
 		return fmt.Errorf("pull: reading the header: %w", err)
@@ -36,7 +40,14 @@ func (p *puller) readLayout() error {
 	if s.StoredSize() > MaxDigestsSize {
 		return fmt.Errorf("pull: chunk digests of %d bytes: more than %d: %w", s.StoredSize(), MaxDigestsSize, bpx.ErrTooLarge)
 	}
-	stored := make([]byte, s.StoredSize())
+	// The digests cover the stored bytes before them; what follows them
+	// (a signature) is fetched in the same request, so that it is of the
+	// same file as they are, and checked with them.
+	tail := p.size - int64(s.Pointer) - int64(s.StoredSize())
+	if tail > maxTail {
+		return fmt.Errorf("pull: %d bytes after the chunk digests, which cover none of them: more than a signature section holds (%d): %w", tail, maxTail, bpx.ErrFormat)
+	}
+	stored := make([]byte, p.size-int64(s.Pointer))
 	if _, err := p.fetchAt(stored, int64(s.Pointer)); err != nil {
 		return fmt.Errorf("pull: reading the chunk digests: %w", err)
 	}
@@ -59,8 +70,29 @@ func (p *puller) readLayout() error {
 	return p.segments()
 }
 
+// maxTail is the most bytes a pull takes after the chunk digests, which
+// it fetches with them: a signature section.
+const maxTail = sign.MaxSectionSize
+
+// checkExtent checks the size src states for the file of r (whose header
+// and section table take hn bytes) against what the file says of itself:
+// its header's file size, and where its sections end. A server's size is
+// never believed beyond them: nothing is fetched or written past the end
+// of the file's last section.
+func checkExtent(r *bpx.Reader, hn, size int64) error {
+	end := hn
+	for _, s := range r.Sections {
+		end = max(end, int64(s.Pointer)+int64(s.StoredSize()))
+	}
+	if end != size || r.Header.FileSize != 0 && r.Header.FileSize != uint64(size) {
+		return fmt.Errorf("pull: the file is %d bytes as served; its header says %d and its sections end at %d: %w", size, r.Header.FileSize, end, bpx.ErrFormat)
+	}
+	return nil
+}
+
 // segments lays the file out as segments: the head, the chunks, the
-// digests and whatever else lies between (a signature, gaps).
+// digests and what follows them (known: fetched with the digests), and
+// whatever else lies between (gaps).
 func (p *puller) segments() error {
 	type span struct {
 		off, n int64

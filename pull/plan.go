@@ -7,7 +7,8 @@ import (
 )
 
 // Plan tells what Pull would do without doing it: it reads the header,
-// the section table and the chunk digests of src and the local files,
+// the section table and the chunk digests of src (and with
+// WithTrustedKeys checks its signature as Pull does) and the local files,
 // and returns the Result Pull would (Copied, Resumed, Fetched and
 // Requests as Pull would copy, keep and fetch them, retries aside).
 // Nothing is written, LOCAL.part included.
@@ -20,6 +21,9 @@ func Plan(ctx context.Context, src Source, local string, opts ...Option) (*Resul
 	p.dry = true
 	defer p.closeFiles()
 	if err := p.readLayout(); err != nil {
+		return nil, err
+	}
+	if err := p.checkTrust(); err != nil {
 		return nil, err
 	}
 	if p.digests == nil {

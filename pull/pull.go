@@ -76,6 +76,10 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		p.closeFiles()
 		return nil, err
 	}
+	if err := p.checkTrust(); err != nil {
+		p.closeFiles()
+		return nil, err
+	}
 	if err := checkLocal(local); err != nil {
 		p.closeFiles()
 		return nil, err
@@ -102,7 +106,13 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		return nil, err
 	}
 	if p.res.UpToDate {
-		return &p.res, nil // LOCAL.part goes, an interrupted pull's of the same file included
+		// LOCAL.part goes, an interrupted pull's of the same file
+		// included; the trust requirements hold for LOCAL as for a new
+		// file.
+		if err := p.checkUpToDate(p.files[0]); err != nil {
+			return nil, err
+		}
+		return &p.res, nil
 	}
 	if err := p.write(ctx); err != nil {
 		keep = interrupted(err) || ctx.Err() != nil

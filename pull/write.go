@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/gobpx/bpx"
-	"github.com/gobpx/bpx/sign"
 )
 
 // write assembles the new file in LOCAL.part: the known bytes, the chunks
@@ -177,37 +176,6 @@ func (p *puller) fetchRun(ctx context.Context, r run, buf []byte, fetched func(i
 			return err
 		}
 		off += int64(len(b))
-	}
-	return nil
-}
-
-// check checks the complete LOCAL.part as bpx verify does (the header
-// and table, every section decoded and its checksum compared) and, with
-// WithTrustedKeys, every byte against a trusted signature.
-func (p *puller) check() error {
-	if p.head != nil {
-		r, err := bpx.NewReader(p.out, p.size)
-		if err != nil {
-			return fmt.Errorf("pull: the new file: %w", err)
-		}
-		// Every section, the ones whose chunks checked included: a
-		// digest list that does not describe the server's bytes (a chunk
-		// taken from a local file that the server's file does not hold)
-		// fails here, short of a forged checksum.
-		for _, s := range r.Sections {
-			if err := s.Verify(); err != nil {
-				return fmt.Errorf("pull: the new file: %w", err)
-			}
-		}
-	}
-	if p.cfg.trusted != nil {
-		v, err := sign.Open(p.out, p.size, p.cfg.trusted)
-		if err != nil {
-			return fmt.Errorf("pull: the new file: %w", err)
-		}
-		if err := v.VerifyAll(); err != nil {
-			return fmt.Errorf("pull: the new file: %w", err)
-		}
 	}
 	return nil
 }

@@ -69,6 +69,29 @@ func Container(t testing.TB, typ uint8, ext [16]byte, o bpx.SectionOptions, secs
 // one would make it.
 func ReplaceSection(t testing.TB, b []byte, typ uint8, ck bpx.Checksum, change func([]byte) []byte) []byte {
 	t.Helper()
+	var s *bpx.Section
+	return Rewrite(t, b, func(w *bpx.Writer, x *bpx.Section) error {
+		if s == nil && x.Type == typ {
+			s = x
+			data, err := x.Data()
+			if err != nil {
+				return err
+			}
+			return w.WriteSection(x.Type, bpx.SectionOptions{Checksum: ck}, change(data))
+		}
+		return w.CopySection(x)
+	}, func() {
+		if s == nil {
+			t.Fatalf("no section of type %#x", typ)
+		}
+	})
+}
+
+// Rewrite writes the container b again, of its type and type extension,
+// each of its sections in order written by write (w.CopySection copies
+// one as it is); then, before the file is closed, it calls each of done.
+func Rewrite(t testing.TB, b []byte, write func(w *bpx.Writer, s *bpx.Section) error, done ...func()) []byte {
+	t.Helper()
 	rd, err := bpx.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
@@ -77,22 +100,13 @@ func ReplaceSection(t testing.TB, b []byte, typ uint8, ck bpx.Checksum, change f
 	w := bpx.NewWriter(&out)
 	w.SetType(rd.Header.Type)
 	w.SetTypeExt(rd.Header.TypeExt)
-	s := rd.FindSection(typ)
-	if s == nil {
-		t.Fatalf("no section of type %#x", typ)
-	}
 	for _, x := range rd.Sections {
-		if x != s {
-			err = w.CopySection(x)
-		} else {
-			var data []byte
-			if data, err = x.Data(); err == nil {
-				err = w.WriteSection(x.Type, bpx.SectionOptions{Checksum: ck}, change(data))
-			}
-		}
-		if err != nil {
+		if err := write(w, x); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, f := range done {
+		f()
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
