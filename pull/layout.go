@@ -3,7 +3,6 @@ package pull
 import (
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/sign"
@@ -53,13 +52,19 @@ func (p *puller) readLayout() error {
 	}
 	p.res.Fetched += int64(len(stored))
 	p.res.Requests++
-	// The section read as any reader reads it (its checksum checked),
-	// from the bytes just fetched.
+	// The section checked as any reader checks it (its checksum), from
+	// the bytes just fetched, and parsed in place: it is stored raw.
+	if s.Compressed() || s.CSize != s.USize {
+		return fmt.Errorf("pull: chunk digests (section %d) stored compressed: %w", s.Index, bpx.ErrFormat)
+	}
 	r, err = bpx.NewReader(withBytes{p.src, int64(s.Pointer), stored}, p.size)
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
 	}
-	d, err := pack.ReadChunkDigests(r)
+	if err := r.Sections[s.Index].Verify(); err != nil {
+		return fmt.Errorf("pull: %w", err)
+	}
+	d, err := pack.ParseChunkList(stored[:s.StoredSize()], p.secs, s.Index)
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
 	}
@@ -90,51 +95,52 @@ func checkExtent(r *bpx.Reader, hn, size int64) error {
 	return nil
 }
 
-// segments lays the file out as segments: the head, the chunks, the
-// digests and what follows them (known: fetched with the digests), and
-// whatever else lies between (gaps).
+// segments lays the file out as segments: the head, the chunks, in
+// order from the digests' Start to their End, the digests and what
+// follows them (known: fetched with the digests), and whatever lies
+// between (gaps). Built in one pass, a segment a chunk, no more.
 func (p *puller) segments() error {
-	type span struct {
-		off, n int64
-		chunk  int
-		known  []byte
+	d := p.digests
+	if d.Start < int64(len(p.head)) || d.End > p.dstart {
+		return fmt.Errorf("pull: chunks of bytes [%d, %d) overlap the head (%d bytes) or the chunk digests (at %d): %w", d.Start, d.End, len(p.head), p.dstart, bpx.ErrFormat)
 	}
-	spans := []span{{0, int64(len(p.head)), -1, p.head}, {p.dstart, int64(len(p.dbytes)), -1, p.dbytes}}
-	for i, c := range p.digests.Chunks {
-		spans = append(spans, span{c.Off, int64(c.Len), i, nil})
+	n := d.Len()
+	p.segs = make([]segment, 0, n+5)
+	p.segs = append(p.segs, knownSeg(0, uint32(len(p.head)), p.addKnown(p.head)))
+	p.gap(int64(len(p.head)), d.Start)
+	p.c0 = len(p.segs)
+	off := d.Start
+	for i := range n {
+		l, _ := d.At(i)
+		p.segs = append(p.segs, chunkSeg(off, l, i))
+		off += int64(l)
+		p.largest = max(p.largest, int(l))
 	}
-	slices.SortStableFunc(spans, func(a, b span) int {
-		switch {
-		case a.off < b.off:
-			return -1
-		case a.off > b.off:
-			return 1
-		}
-		return 0
-	})
-	var at int64
-	for _, s := range spans {
-		if s.n == 0 {
-			continue
-		}
-		if s.off < at || s.off+s.n > p.size {
-			return fmt.Errorf("pull: bytes [%d, %d) overlap others or pass the end %d (sections overlap): %w", s.off, s.off+s.n, p.size, bpx.ErrFormat)
-		}
-		if s.off > at {
-			p.segs = append(p.segs, segment{off: at, n: s.off - at, chunk: -1})
-		}
-		p.segs = append(p.segs, segment{off: s.off, n: s.n, chunk: s.chunk, known: s.known})
-		at = s.off + s.n
+	p.gap(d.End, p.dstart)
+	if len(p.dbytes) > 0 { // at most MaxDigestsSize and a signature section
+		p.segs = append(p.segs, knownSeg(p.dstart, uint32(len(p.dbytes)), p.addKnown(p.dbytes)))
 	}
-	if at < p.size {
-		p.segs = append(p.segs, segment{off: at, n: p.size - at, chunk: -1})
-	}
-	p.state = make([]source, len(p.digests.Chunks))
+	p.state = make([]source, n)
 	for i := range p.state {
 		p.state[i].file = fromSrc
 	}
-	p.res.Chunks = len(p.digests.Chunks)
+	p.res.Chunks = n
 	return nil
+}
+
+// gap adds the segments of the bytes [from, to) that no chunk covers, if
+// any: one for each GiB.
+func (p *puller) gap(from, to int64) {
+	for ; from < to; from += 1 << 30 {
+		p.segs = append(p.segs, gapSeg(from, uint32(min(to-from, 1<<30))))
+	}
+}
+
+// addKnown keeps b, bytes of the new file fetched already, and returns
+// its number for a segment's known.
+func (p *puller) addKnown(b []byte) int32 {
+	p.known = append(p.known, b)
+	return int32(len(p.known) - 1)
 }
 
 // wholeSegments lays out a file without chunk digests: fetched whole.
@@ -142,11 +148,9 @@ func (p *puller) wholeSegments() {
 	p.segs = nil
 	at := int64(len(p.head))
 	if at > 0 {
-		p.segs = append(p.segs, segment{off: 0, n: at, chunk: -1, known: p.head})
+		p.segs = append(p.segs, knownSeg(0, uint32(at), p.addKnown(p.head)))
 	}
-	if at < p.size {
-		p.segs = append(p.segs, segment{off: at, n: p.size - at, chunk: -1})
-	}
+	p.gap(at, p.size)
 }
 
 // withBytes is r with the bytes at off replaced by b (which a read must

@@ -2,12 +2,14 @@ package pull
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/gobpx/bpx"
@@ -20,19 +22,27 @@ import (
 // wherever they hold them, or else src. It also tells whether the local
 // file already is the new one.
 func (p *puller) match(ctx context.Context) error {
-	chunks := p.digests.Chunks
+	d := p.digests
 	if err := p.resume(); err != nil {
 		return err
 	}
-	want := make(map[[sha256.Size]byte]source, len(chunks))
-	for i, c := range chunks {
+	// The chunks still wanted, by digest: 4 bytes a chunk, where a map
+	// took 50 to 100.
+	want := make([]int32, 0, d.Len())
+	for i := range d.Len() {
 		if p.state[i].file != inPart {
-			want[c.Digest] = source{file: fromSrc}
+			want = append(want, int32(i))
 		}
 	}
-	params := cdc.Params{Min: p.digests.Min, Avg: p.digests.Avg, Max: p.digests.Max}
+	slices.SortFunc(want, func(a, b int32) int {
+		if c := bytes.Compare(d.Digest(int(a)), d.Digest(int(b))); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	params := cdc.Params{Min: d.Min, Avg: d.Avg, Max: d.Max}
 	paths := append([]string{p.local}, p.cfg.seeds...)
-	var total int64
+	var total, largest int64
 	haveLocal := false // p.files[0] is the local file
 	for _, name := range paths {
 		// Regular files only, opened without waiting on a FIFO.
@@ -51,8 +61,12 @@ func (p *puller) match(ctx context.Context) error {
 		haveLocal = haveLocal || name == p.local && len(p.files) == 0
 		p.files = append(p.files, f)
 		total += fi.Size()
+		largest = max(largest, fi.Size())
 	}
-	sc := &scanner{p: p, want: want, params: params, buf: make([]byte, 2*params.Max), total: total}
+	// One buffer for every file: twice the longest chunk, or less for
+	// files shorter than that (a list may declare chunks of up to
+	// MaxChunk for a package of a few megabytes).
+	sc := &scanner{p: p, want: want, params: params, buf: make([]byte, 2*min(int64(params.Max), largest)+1), total: total}
 	hits := 0 // chunks of the local file at the new file's offsets
 	for k, f := range p.files {
 		n, err := sc.scan(ctx, k, f, k == 0 && haveLocal)
@@ -63,12 +77,7 @@ func (p *puller) match(ctx context.Context) error {
 			hits = n
 		}
 	}
-	for i, c := range chunks {
-		if p.state[i].file != inPart {
-			p.state[i] = want[c.Digest]
-		}
-	}
-	if haveLocal && hits == len(chunks) {
+	if haveLocal && hits == d.Len() {
 		up, err := p.sameUncovered(p.files[0])
 		if err != nil {
 			return err
@@ -93,18 +102,19 @@ func (p *puller) resume() error {
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, p.digests.Max)
-	for i, c := range p.digests.Chunks {
-		if c.Off+int64(c.Len) > fi.Size() {
+	buf := make([]byte, p.largest)
+	for i := range p.digests.Len() {
+		c := p.segs[p.c0+i]
+		if c.off+c.size() > fi.Size() {
 			break
 		}
-		b := buf[:c.Len]
-		if _, err := f.ReadAt(b, c.Off); err != nil {
+		b := buf[:c.size()]
+		if _, err := f.ReadAt(b, c.off); err != nil {
 			return err
 		}
 		if p.chunkOK(i, b) {
-			p.state[i] = source{file: inPart, off: c.Off}
-			p.res.Resumed += int64(c.Len)
+			p.state[i] = source{file: inPart, off: c.off}
+			p.res.Resumed += c.size()
 		}
 	}
 	return nil
@@ -113,7 +123,7 @@ func (p *puller) resume() error {
 // scanner cuts local files into chunks and records those the pull wants.
 type scanner struct {
 	p      *puller
-	want   map[[sha256.Size]byte]source
+	want   []int32 // chunks wanted, sorted by digest
 	params cdc.Params
 	buf    []byte
 	total  int64 // bytes of every file
@@ -142,10 +152,11 @@ func (sc *scanner) scan(ctx context.Context, k int, f *os.File, local bool) (int
 		}
 		spans = []span{{start, end - start}}
 	}
-	chunks := sc.p.digests.Chunks
+	p := sc.p
+	n := p.digests.Len()
 	hits := 0
 	for _, s := range spans {
-		c := cdc.NewChunker(io.NewSectionReader(f, s.off, s.n), sc.params, sc.buf)
+		c := cdc.NewChunkerFor(io.NewSectionReader(f, s.off, s.n), s.n, sc.params, sc.buf)
 		for {
 			if err := ctx.Err(); err != nil {
 				return 0, context.Cause(ctx)
@@ -159,12 +170,10 @@ func (sc *scanner) scan(ctx context.Context, k int, f *os.File, local bool) (int
 				return 0, err
 			}
 			sum := sha256.Sum256(b)
-			if src, ok := sc.want[sum]; ok && src.file == fromSrc {
-				sc.want[sum] = source{file: k, off: at}
-			}
+			sc.found(sum, source{file: k, off: at})
 			if local {
-				i := sort.Search(len(chunks), func(i int) bool { return chunks[i].Off >= at })
-				if i < len(chunks) && chunks[i].Off == at && int(chunks[i].Len) == len(b) && chunks[i].Digest == sum {
+				i := sort.Search(n, func(i int) bool { return p.segs[p.c0+i].off >= at })
+				if i < n && p.segs[p.c0+i].off == at && p.segs[p.c0+i].size() == int64(len(b)) && bytes.Equal(p.digests.Digest(i), sum[:]) {
 					hits++
 				}
 			}
@@ -172,6 +181,21 @@ func (sc *scanner) scan(ctx context.Context, k int, f *os.File, local bool) (int
 		}
 	}
 	return hits, nil
+}
+
+// found records that src holds the bytes of digest sum: the source of
+// every chunk wanted with that digest that has none yet.
+func (sc *scanner) found(sum [sha256.Size]byte, src source) {
+	d, state := sc.p.digests, sc.p.state
+	i, _ := slices.BinarySearchFunc(sc.want, sum, func(j int32, sum [sha256.Size]byte) int {
+		return bytes.Compare(d.Digest(int(j)), sum[:])
+	})
+	// All the chunks of one digest get their source at once: once the
+	// first has one, so do the others (a list of a million equal digests
+	// costs one pass over them, not one per local chunk).
+	for ; i < len(sc.want) && bytes.Equal(d.Digest(int(sc.want[i])), sum[:]) && state[sc.want[i]].file == fromSrc; i++ {
+		state[sc.want[i]] = src
+	}
 }
 
 func (sc *scanner) progress(n int64) {
@@ -192,22 +216,22 @@ func (p *puller) sameUncovered(f *os.File) (bool, error) {
 		return false, err
 	}
 	for _, s := range p.segs {
-		if s.chunk >= 0 {
+		if s.chunkNo() >= 0 {
 			continue
 		}
-		if s.n > MaxRequest {
+		if s.size() > MaxRequest {
 			return false, nil // not worth it: a gap that large is no package of ours
 		}
-		want := s.known
+		want := p.knownOf(s)
 		if want == nil {
-			want = make([]byte, s.n)
+			want = make([]byte, s.size())
 			if _, err := p.fetchAt(want, s.off); err != nil {
 				return false, err
 			}
-			p.res.Fetched += s.n
+			p.res.Fetched += s.size()
 			p.res.Requests++
 		}
-		have := make([]byte, s.n)
+		have := make([]byte, s.size())
 		if _, err := f.ReadAt(have, s.off); err != nil {
 			return false, err
 		}

@@ -36,13 +36,13 @@ func Plan(ctx context.Context, src Source, local string, opts ...Option) (*Resul
 		return &p.res, nil
 	}
 	for _, s := range p.segs {
-		if s.chunk >= 0 && p.state[s.chunk].file >= 0 {
-			p.res.Copied += s.n
+		if s.chunkNo() >= 0 && p.state[s.chunkNo()].file >= 0 {
+			p.res.Copied += s.size()
 		}
 	}
 	runs, _ := p.runs()
 	for _, r := range runs {
-		n := p.segs[r.last].off + p.segs[r.last].n - p.segs[r.first].off
+		n := p.segs[r.last].off + p.segs[r.last].size() - p.segs[r.first].off
 		p.res.Fetched += n
 		p.res.Requests += int((n + maxRequest - 1) / maxRequest)
 	}

@@ -1,6 +1,7 @@
 package pull
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/remote"
@@ -118,6 +120,7 @@ func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *R
 		keep = interrupted(err) || ctx.Err() != nil
 		return nil, err
 	}
+	p.release()
 	if err := p.check(); err != nil {
 		return nil, err
 	}
@@ -161,12 +164,15 @@ type puller struct {
 
 	head    []byte              // main header and section table, as served
 	secs    []bpx.SectionHeader // the section table
-	digests *pack.ChunkDigests  // nil: none usable
+	digests *pack.ChunkList     // nil: none usable
 	dstart  int64               // the digests section's stored bytes
-	dbytes  []byte
+	dbytes  []byte              // and what follows them, fetched with them
+	largest int                 // the longest chunk of digests
 
 	segs  []segment // the file, in order
-	state []source  // per chunk of digests.Chunks: where its bytes come from
+	c0    int       // the segment of chunk 0: chunk i is segs[c0+i]
+	known [][]byte  // bytes of the new file fetched already, by segment.known
+	state []source  // per chunk of digests: where its bytes come from
 	out   *os.File  // LOCAL.part
 	files []*os.File
 
@@ -174,10 +180,40 @@ type puller struct {
 }
 
 // segment is a run of the new file: one chunk, or bytes no digest covers.
+// A package may have a million chunks: 16 bytes each.
 type segment struct {
-	off, n int64
-	chunk  int    // index in digests.Chunks, or -1
-	known  []byte // for uncovered bytes already fetched: the header and table, the digests
+	off int64
+	n   uint32 // its length (size)
+	ref int32  // >= 0: the chunk's index in digests; -1: bytes to fetch; <= -2: known bytes -2-ref
+}
+
+// chunkSeg, gapSeg and knownSeg make segments.
+func chunkSeg(off int64, n uint32, i int) segment { return segment{off, n, int32(i)} }
+func gapSeg(off int64, n uint32) segment          { return segment{off, n, -1} }
+func knownSeg(off int64, n uint32, k int32) segment {
+	return segment{off, n, -2 - k}
+}
+
+// size returns the segment's length.
+func (s segment) size() int64 { return int64(s.n) }
+
+// chunkNo returns the index of the segment's chunk, or -1.
+func (s segment) chunkNo() int32 { return max(s.ref, -1) }
+
+// knownNo returns the index in puller.known of the segment's bytes, or -1.
+func (s segment) knownNo() int32 {
+	if s.ref <= -2 {
+		return -2 - s.ref
+	}
+	return -1
+}
+
+// knownOf returns the bytes of s fetched already, nil if none.
+func (p *puller) knownOf(s segment) []byte {
+	if k := s.knownNo(); k >= 0 {
+		return p.known[k]
+	}
+	return nil
 }
 
 // source is where a chunk's bytes come from.
@@ -191,9 +227,22 @@ const (
 	inPart  = -2
 )
 
+// release drops what the pull keeps per chunk, once LOCAL.part is
+// complete, and has the garbage collector take it back now: the final
+// check then starts from a heap that holds what bpx verify holds, and
+// the collector paces it from there, instead of from twice what the
+// fetch held. Measured (TestPullMemoryPerChunk, peak RSS of a pull of a
+// list of 210,000 small chunks over one of 2,700): 74 bytes a chunk,
+// against 180 without the collection.
+func (p *puller) release() {
+	p.digests, p.segs, p.state, p.known, p.dbytes, p.head = nil, nil, nil, nil, nil, nil
+	runtime.GC()
+}
+
 // chunkOK reports whether b is chunk i's bytes.
 func (p *puller) chunkOK(i int, b []byte) bool {
-	return sha256.Sum256(b) == p.digests.Chunks[i].Digest
+	sum := sha256.Sum256(b)
+	return bytes.Equal(sum[:], p.digests.Digest(i))
 }
 
 func (p *puller) closeFiles() {

@@ -1,10 +1,10 @@
 package pull
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"hash"
 	"sync"
 
 	"github.com/gobpx/bpx"
@@ -25,25 +25,25 @@ func (p *puller) write(ctx context.Context) error {
 	}
 	var buf []byte
 	if p.digests != nil {
-		buf = make([]byte, p.digests.Max)
+		buf = make([]byte, p.largest)
 	}
 	for _, s := range p.segs {
 		switch {
-		case s.known != nil:
-			if _, err := p.out.WriteAt(s.known, s.off); err != nil {
+		case s.knownNo() >= 0:
+			if _, err := p.out.WriteAt(p.knownOf(s), s.off); err != nil {
 				return err
 			}
-		case s.chunk >= 0 && p.state[s.chunk].file >= 0:
-			src := p.state[s.chunk]
-			b := buf[:s.n]
-			if _, err := p.files[src.file].ReadAt(b, src.off); err != nil || !p.chunkOK(s.chunk, b) {
-				p.state[s.chunk] = source{file: fromSrc} // changed since it was read: fetched
+		case s.chunkNo() >= 0 && p.state[s.chunkNo()].file >= 0:
+			src := p.state[s.chunkNo()]
+			b := buf[:s.size()]
+			if _, err := p.files[src.file].ReadAt(b, src.off); err != nil || !p.chunkOK(int(s.chunkNo()), b) {
+				p.state[s.chunkNo()] = source{file: fromSrc} // changed since it was read: fetched
 				continue
 			}
 			if _, err := p.out.WriteAt(b, s.off); err != nil {
 				return err
 			}
-			p.res.Copied += s.n
+			p.res.Copied += s.size()
 		}
 	}
 	if err := p.fetchAll(ctx); err != nil {
@@ -55,10 +55,10 @@ func (p *puller) write(ctx context.Context) error {
 
 // needs reports whether segment s is fetched.
 func (p *puller) needs(s segment) bool {
-	if s.known != nil {
+	if s.knownNo() >= 0 {
 		return false
 	}
-	return s.chunk < 0 || p.state[s.chunk].file == fromSrc
+	return s.chunkNo() < 0 || p.state[s.chunkNo()].file == fromSrc
 }
 
 // run is a run of adjacent segments fetched together.
@@ -73,11 +73,11 @@ func (p *puller) runs() ([]run, int64) {
 		if !p.needs(s) {
 			continue
 		}
-		total += s.n
+		total += s.size()
 		if n := len(out); n > 0 {
 			r := &out[n-1]
 			prev := p.segs[r.last]
-			if r.last == i-1 && prev.off+prev.n == s.off && s.off+s.n-p.segs[r.first].off <= maxRequest {
+			if r.last == i-1 && prev.off+prev.size() == s.off && s.off+s.size()-p.segs[r.first].off <= maxRequest {
 				r.last = i
 				continue
 			}
@@ -138,9 +138,9 @@ feed:
 // writes it, hashing its chunks across the requests.
 func (p *puller) fetchRun(ctx context.Context, r run, buf []byte, fetched func(int64)) error {
 	start := p.segs[r.first].off
-	end := p.segs[r.last].off + p.segs[r.last].n
+	end := p.segs[r.last].off + p.segs[r.last].size()
 	seg := r.first
-	var h hash.Hash
+	h := sha256.New() // one a run, reset for each chunk: a new one a chunk was most of a pull's garbage
 	var sum [sha256.Size]byte
 	for off := start; off < end; {
 		if err := ctx.Err(); err != nil {
@@ -154,20 +154,17 @@ func (p *puller) fetchRun(ctx context.Context, r run, buf []byte, fetched func(i
 		// Hash the chunks the bytes cover; write once they check.
 		for at := off; at < off+int64(len(b)); {
 			s := p.segs[seg]
-			k := min(s.off+s.n, off+int64(len(b))) - at
-			if s.chunk >= 0 {
-				if h == nil {
-					h = sha256.New()
-				}
+			k := min(s.off+s.size(), off+int64(len(b))) - at
+			if s.chunkNo() >= 0 {
 				h.Write(b[at-off : at-off+k])
 			}
 			at += k
-			if at == s.off+s.n {
-				if s.chunk >= 0 {
-					if h.Sum(sum[:0]); sum != p.digests.Chunks[s.chunk].Digest {
-						return fmt.Errorf("pull: the server's bytes [%d, %d) do not match their digest in its chunk digests: %w", s.off, s.off+s.n, bpx.ErrChecksum)
+			if at == s.off+s.size() {
+				if s.chunkNo() >= 0 {
+					if h.Sum(sum[:0]); !bytes.Equal(sum[:], p.digests.Digest(int(s.chunkNo()))) {
+						return fmt.Errorf("pull: the server's bytes [%d, %d) do not match their digest in its chunk digests: %w", s.off, s.off+s.size(), bpx.ErrChecksum)
 					}
-					h = nil
+					h.Reset()
 				}
 				seg++
 			}

@@ -119,6 +119,19 @@ func NewChunker(r io.Reader, p Params, buf []byte) *Chunker {
 	return &Chunker{r: r, p: p, buf: buf}
 }
 
+// NewChunkerFor is NewChunker for a stream r of at most n bytes: it cuts
+// the same chunks, buffering 2·min(Max, n) bytes (plus one), so that a
+// chunking of large chunks costs a short stream no more than the stream.
+func NewChunkerFor(r io.Reader, n int64, p Params, buf []byte) *Chunker {
+	if n >= int64(p.Max) {
+		return NewChunker(r, p, buf)
+	}
+	if need := 2*int(n) + 1; len(buf) < need {
+		buf = make([]byte, need)
+	}
+	return &Chunker{r: r, p: p, buf: buf}
+}
+
 // Next returns the next chunk, valid until the next call, or io.EOF after
 // the last one; a read error is returned as it is.
 func (c *Chunker) Next() ([]byte, error) {
@@ -146,7 +159,7 @@ func (c *Chunker) Next() ([]byte, error) {
 func (c *Chunker) fill() {
 	c.hi = copy(c.buf, c.buf[c.lo:c.hi])
 	c.lo = 0
-	for empty := 0; c.hi < c.p.Max; {
+	for empty := 0; c.hi < c.p.Max && c.hi < len(c.buf); {
 		k, err := c.r.Read(c.buf[c.hi:])
 		c.hi += k
 		switch {

@@ -156,3 +156,39 @@ func BenchmarkCut(b *testing.B) {
 		}
 	}
 }
+
+// TestChunkerFor: NewChunkerFor cuts a stream shorter than Max as
+// NewChunker does, with a buffer of about twice the stream, at any read
+// size, and a stream as long as Max or longer as NewChunker does too.
+func TestChunkerFor(t *testing.T) {
+	p := Params{Min: 1024, Avg: 4096, Max: 1 << 20}
+	for _, n := range []int{0, 1, 1000, 5000, 300_000, 1 << 20, 1<<20 + 7, 3 << 20} {
+		data := random(n, uint64(n)+3)
+		want := chunks(t, bytes.NewReader(data), p)
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data))} {
+			c := NewChunkerFor(r, int64(n), p, nil)
+			if n < p.Max && len(c.buf) > 2*n+1 {
+				t.Fatalf("%d bytes: a buffer of %d", n, len(c.buf))
+			}
+			var got [][]byte
+			for {
+				b, err := c.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%d bytes: %v", n, err)
+				}
+				got = append(got, bytes.Clone(b))
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d bytes: %d chunks, NewChunker %d", n, len(got), len(want))
+			}
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("%d bytes: chunk %d differs", n, i)
+				}
+			}
+		}
+	}
+}

@@ -307,9 +307,55 @@ func ReadChunkDigests(r *bpx.Reader) (*ChunkDigests, error) {
 // container whose section table is sections, at index at. It checks the
 // layout, that the section covers every section before it, that those
 // follow each other without gaps, and that the chunks add up to their
-// stored size, none longer than the maximum; a failure is a bpx.ErrFormat
-// error. What it allocates is bounded by len(data).
+// stored size, none longer than the maximum nor, but the last, shorter
+// than the minimum; a failure is a bpx.ErrFormat error. What it allocates
+// is bounded by len(data).
 func ParseChunkDigests(data []byte, sections []bpx.SectionHeader, at int) (*ChunkDigests, error) {
+	l, err := ParseChunkList(data, sections, at)
+	if err != nil {
+		return nil, err
+	}
+	d := &ChunkDigests{Min: l.Min, Avg: l.Avg, Max: l.Max, Start: l.Start, End: l.End, sec: at, Chunks: make([]Chunk, l.Len())}
+	off := l.Start
+	for i := range d.Chunks {
+		n, sum := l.At(i)
+		d.Chunks[i] = Chunk{Off: off, Len: n, Digest: sum}
+		off += int64(n)
+	}
+	return d, nil
+}
+
+// ChunkList is a SectionChunkDigests checked as ParseChunkDigests checks
+// it and read in place: each chunk's length and digest are read from the
+// section's bytes when asked for (its offset is the sum of the lengths
+// before it), so that it costs no memory beyond them, 36 bytes a chunk.
+type ChunkList struct {
+	// Min, Avg and Max are the chunking's sizes.
+	Min, Avg, Max int
+	// Start and End are the file offsets of the bytes the chunks cover.
+	Start, End int64
+
+	recs []byte
+}
+
+// Len returns the number of chunks.
+func (l *ChunkList) Len() int { return len(l.recs) / chunkRecordSize }
+
+// At returns the length and the SHA-256 of chunk i.
+func (l *ChunkList) At(i int) (n uint32, sum [sha256.Size]byte) {
+	r := l.recs[i*chunkRecordSize : (i+1)*chunkRecordSize]
+	copy(sum[:], r[4:])
+	return binary.LittleEndian.Uint32(r), sum
+}
+
+// Digest returns the SHA-256 of chunk i, in place.
+func (l *ChunkList) Digest(i int) []byte {
+	return l.recs[i*chunkRecordSize+4 : (i+1)*chunkRecordSize]
+}
+
+// ParseChunkList is ParseChunkDigests, returning the list in place: it
+// keeps data, and allocates nothing else.
+func ParseChunkList(data []byte, sections []bpx.SectionHeader, at int) (*ChunkList, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("pack: chunk digests (section %d): %s: %w", at, fmt.Sprintf(format, a...), bpx.ErrFormat)
 	}
@@ -331,30 +377,33 @@ func ParseChunkDigests(data []byte, sections []bpx.SectionHeader, at int) (*Chun
 	if k*chunkRecordSize != int64(len(data))-chunkHeaderSize {
 		return nil, bad("%d chunks in %d bytes", k, len(data)-chunkHeaderSize)
 	}
-	d := &ChunkDigests{Min: p.Min, Avg: p.Avg, Max: p.Max, sec: at}
+	l := &ChunkList{Min: p.Min, Avg: p.Avg, Max: p.Max, recs: data[chunkHeaderSize:]}
 	if at > 0 {
-		d.Start = int64(sections[0].Pointer)
+		l.Start = int64(sections[0].Pointer)
 	}
-	d.End = d.Start
+	l.End = l.Start
 	for i, h := range sections[:at] {
-		if int64(h.Pointer) != d.End {
-			return nil, bad("section %d starts at %d, not where section %d ends (%d)", i, h.Pointer, i-1, d.End)
+		if int64(h.Pointer) != l.End {
+			return nil, bad("section %d starts at %d, not where section %d ends (%d)", i, h.Pointer, i-1, l.End)
 		}
-		d.End += int64(h.StoredSize())
+		l.End += int64(h.StoredSize())
 	}
-	d.Chunks = make([]Chunk, 0, k)
-	off := d.Start
-	for recs := data[chunkHeaderSize:]; len(recs) > 0; recs = recs[chunkRecordSize:] {
-		c := Chunk{Off: off, Len: le.Uint32(recs)}
-		copy(c.Digest[:], recs[4:chunkRecordSize])
-		if c.Len == 0 || int(c.Len) > p.Max || off+int64(c.Len) > d.End {
-			return nil, bad("a chunk of %d bytes at offset %d, past the sections' end %d or longer than %d", c.Len, off, d.End, p.Max)
+	off := l.Start
+	for i, recs := 0, l.recs; len(recs) > 0; i, recs = i+1, recs[chunkRecordSize:] {
+		n := le.Uint32(recs)
+		if n == 0 || int(n) > p.Max || off+int64(n) > l.End {
+			return nil, bad("a chunk of %d bytes at offset %d, past the sections' end %d or longer than %d", n, off, l.End, p.Max)
 		}
-		off += int64(c.Len)
-		d.Chunks = append(d.Chunks, c)
+		// The chunking cuts no chunk shorter than Min but the last: a
+		// list of shorter ones is no chunking's, and would cost a reader
+		// more per byte than the format's bound.
+		if int(n) < p.Min && len(recs) > chunkRecordSize {
+			return nil, bad("chunk %d of %d bytes at offset %d: shorter than the minimum %d, and not the last", i, n, off, p.Min)
+		}
+		off += int64(n)
 	}
-	if off != d.End {
-		return nil, bad("chunks of %d bytes, the sections store %d", off-d.Start, d.End-d.Start)
+	if off != l.End {
+		return nil, bad("chunks of %d bytes, the sections store %d", off-l.Start, l.End-l.Start)
 	}
-	return d, nil
+	return l, nil
 }

@@ -213,6 +213,15 @@ func TestParseChunkDigestsErrors(t *testing.T) {
 		"chunk length": func(b []byte) []byte { le.PutUint32(b[24:], le.Uint32(b[24:])+1); return b },
 		"zero length":  func(b []byte) []byte { le.PutUint32(b[24:], 0); return b },
 		"too long":     func(b []byte) []byte { le.PutUint32(b[24:], 1<<20); return b },
+		"below min": func(b []byte) []byte {
+			// Chunk 0 made one byte shorter than the minimum, chunk 1
+			// longer by as much: the same bytes, cut where no chunking
+			// cuts.
+			min, l0, l1 := le.Uint32(b[4:]), le.Uint32(b[24:]), le.Uint32(b[24+36:])
+			le.PutUint32(b[24:], min-1)
+			le.PutUint32(b[24+36:], l1+l0-(min-1))
+			return b
+		},
 	} {
 		_, err := ParseChunkDigests(mod(bytes.Clone(good)), hdrs, s.Index)
 		if !errors.Is(err, bpx.ErrFormat) {
@@ -259,7 +268,7 @@ func FuzzChunkDigests(f *testing.F) {
 		}
 		off := d.Start
 		for _, c := range d.Chunks {
-			if c.Off != off || c.Len == 0 || int(c.Len) > d.Max {
+			if c.Off != off || c.Len == 0 || int(c.Len) > d.Max || int(c.Len) < d.Min && off+int64(c.Len) != d.End {
 				t.Fatalf("chunk %+v at %d", c, off)
 			}
 			off += int64(c.Len)
