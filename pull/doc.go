@@ -80,4 +80,10 @@
 // RSS, 74 bytes a chunk (TestPullMemoryPerChunk in cmd/bpx, a list of
 // 210,000 chunks of the smallest sizes the format allows). A pull reads
 // every local file it is given once, whole.
+//
+// Time: PullURL's requests for the head, the digests and a signature
+// each end within remote's request timeout (remote.WithRequestTimeout);
+// the fetch of the rest within a minute more than its bytes take at
+// WithMinRate's rate (DefaultMinRate, 16 KiB a second): a server that
+// drips its bytes, or stalls, fails the pull then, keeping LOCAL.part.
 package pull

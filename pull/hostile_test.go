@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/testbpx"
@@ -335,4 +336,65 @@ func TestPullBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustBe(t, local, fx.new)
+}
+
+// dripWriter sends what it is given a few bytes at a time, a pause after
+// each, until its request ends: a server that keeps every request alive
+// (no silence as long as the idle timeout) but hardly sends anything.
+type dripWriter struct {
+	http.ResponseWriter
+	done <-chan struct{}
+}
+
+func (d dripWriter) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); i += 16 {
+		if _, err := d.ResponseWriter.Write(p[i:min(i+16, len(p))]); err != nil {
+			return i, err
+		}
+		d.ResponseWriter.(http.Flusher).Flush()
+		select {
+		case <-d.done:
+			return i, errors.New("the client went away")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return len(p), nil
+}
+
+// Issue 42, item 8 and goal 5: a server that drips its bytes ends the
+// pull within the documented bound (WithMinRate), where it kept a pull
+// alive for (requests / -j) x 5 minutes. What arrived stays in
+// LOCAL.part.
+func TestPullDrippingServer(t *testing.T) {
+	defer func(g time.Duration) { minRateGrace = g }(minRateGrace)
+	minRateGrace = 500 * time.Millisecond
+	fx := newFixture(t)
+	local := filepath.Join(t.TempDir(), "game.bpx")
+	writeFile(t, local, fx.old)
+	s := newServer(t, fx.new)
+	s.setHook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n <= 2 { // the head and the digests, at full speed
+			return false
+		}
+		w.Header().Set("ETag", `"v1"`)
+		http.ServeContent(dripWriter{w, r.Context().Done()}, r, "p.bpx", time.Unix(1e9, 0), bytes.NewReader(fx.new))
+		return true
+	})
+	const rate = 1 << 20
+	start := time.Now()
+	res, err := s.pull(t, context.Background(), local, WithMinRate(rate))
+	took := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("%v (%+v), want a DeadlineExceeded of WithMinRate", err, res)
+	}
+	// The bound: what was to fetch at 1 MiB/s and the grace, and the
+	// time the test's server takes to notice.
+	if limit := minRateGrace + time.Duration(len(fx.new))*time.Second/rate + 2*time.Second; took > limit {
+		t.Errorf("the pull took %v, more than %v", took, limit)
+	}
+	t.Logf("%v after %v", err, took.Round(time.Millisecond))
+	mustBeOld(t, local, fx.old)
+	if _, err := os.Stat(local + PartSuffix); err != nil {
+		t.Errorf("LOCAL.part was not kept: %v", err)
+	}
 }

@@ -2,6 +2,7 @@ package pull
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gobpx/bpx/sign"
 )
@@ -18,7 +19,14 @@ const (
 	MaxChunk = 64 << 20
 	// DefaultConcurrency is how many requests are in flight at once.
 	DefaultConcurrency = 4
+	// DefaultMinRate is the least average rate, in bytes a second, at
+	// which a pull fetches what it needs (see WithMinRate).
+	DefaultMinRate = 16 << 10
 )
+
+// minRateGrace is the time a pull's fetch has beyond what WithMinRate's
+// rate gives it (a variable for tests).
+var minRateGrace = time.Minute
 
 // maxRequest is MaxRequest, lowered by tests.
 var maxRequest int64 = MaxRequest
@@ -31,11 +39,12 @@ type config struct {
 	seeds       []string
 	trusted     *sign.KeyRing
 	concurrency int
+	minRate     int64
 	progress    func(Progress)
 }
 
 func newConfig(opts []Option) (config, error) {
-	c := config{concurrency: DefaultConcurrency}
+	c := config{concurrency: DefaultConcurrency, minRate: DefaultMinRate}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return c, err
@@ -74,6 +83,24 @@ func WithConcurrency(n int) Option {
 			return fmt.Errorf("pull: WithConcurrency(%d): outside [1, 32]", n)
 		}
 		c.concurrency = n
+		return nil
+	}
+}
+
+// WithMinRate bounds how long a pull fetches: the bytes it must fetch
+// at rate bytes a second (DefaultMinRate), and a minute more. A server
+// slower than that on average, one that sends a byte now and then to
+// keep every request alive say, fails the pull then, with an error
+// matching context.DeadlineExceeded; requests in flight are cut (those
+// of PullURL; a Source's ReadAt is waited for) and LOCAL.part keeps what
+// arrived, for the next pull. 0 sets no bound beyond the requests' own
+// timeouts; rate must not be negative.
+func WithMinRate(rate int64) Option {
+	return func(c *config) error {
+		if rate < 0 {
+			return fmt.Errorf("pull: WithMinRate(%d): negative", rate)
+		}
+		c.minRate = rate
 		return nil
 	}
 }

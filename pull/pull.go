@@ -46,12 +46,16 @@ const PartSuffix = ".part"
 // remote.Open and opts; WithClient and the timeouts are the options a
 // caller may want to set.
 func PullURL(ctx context.Context, url, local string, ropts []remote.Option, opts ...Option) (*Result, error) {
+	// The File's requests end with ctx, or when the fetch takes too long
+	// (WithMinRate: abort).
+	ctx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
 	f, err := openURL(ctx, url, ropts)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	res, err := Pull(ctx, f, local, opts...)
+	res, err := pull(ctx, f, local, abort, opts)
 	if res != nil {
 		// What arrived, the head request's bytes beyond the table and
 		// retries included.
@@ -69,11 +73,17 @@ func PullURL(ctx context.Context, url, local string, ropts []remote.Option, opts
 // keeps its permission bits; when it was already the new file, it is not
 // touched. A cancelled ctx stops the pull, keeping LOCAL.part for the next.
 func Pull(ctx context.Context, src Source, local string, opts ...Option) (res *Result, err error) {
+	return pull(ctx, src, local, nil, opts)
+}
+
+// pull is Pull; abort, if not nil, cuts the requests src has in flight.
+func pull(ctx context.Context, src Source, local string, abort func(error), opts []Option) (res *Result, err error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	p := newPuller(cfg, src, local)
+	p.abort = abort
 	if err := p.readLayout(); err != nil {
 		p.closeFiles()
 		return nil, err
@@ -160,7 +170,8 @@ type puller struct {
 	size    int64
 	local   string
 	part    string
-	dry     bool // Plan: nothing is written
+	dry     bool        // Plan: nothing is written
+	abort   func(error) // cuts src's requests in flight (PullURL), or nil
 
 	head    []byte              // main header and section table, as served
 	secs    []bpx.SectionHeader // the section table

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gobpx/bpx"
 )
@@ -93,6 +94,18 @@ func (p *puller) fetchAll(ctx context.Context) error {
 	runs, total := p.runs()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	if rate := p.cfg.minRate; rate > 0 && total > 0 {
+		limit := minRateGrace + time.Duration(float64(total)/float64(rate)*float64(time.Second))
+		timer := time.AfterFunc(limit, func() {
+			err := fmt.Errorf("pull: fetching %d bytes took longer than %v, at %d bytes a second and %v more (WithMinRate): %w",
+				total, limit.Round(time.Millisecond), rate, minRateGrace, context.DeadlineExceeded)
+			cancel(err)
+			if p.abort != nil {
+				p.abort(err) // the requests in flight
+			}
+		})
+		defer timer.Stop()
+	}
 	work := make(chan run)
 	var mu sync.Mutex // guards p.res, done and the progress calls
 	var done int64
