@@ -254,8 +254,10 @@ hold the same files, 1 when they differ, 2 on trouble (bad usage, an
 unreadable or damaged input, a dangling link), unlike the other commands,
 which use 1 for bad input. --key signs the patch package. When A is a
 package URL and B a local package (bpx diff URL LOCAL), the files are
-compared by size and CRC-32C digest, fetching no object, and a last line
-on standard error says what bpx pull URL LOCAL would fetch and copy.` + interruptDoc,
+compared by size and CRC-32C digest, fetching no object, and listed as
+the update bpx pull URL LOCAL would make, from LOCAL to URL (+ what it
+adds to LOCAL, - what it removes); a last line on standard error says
+what that pull would fetch and copy.` + interruptDoc,
 	Memory: boundedMemory,
 	Examples: []example{
 		{"List what changed between two versions of a package.", "bpx diff old.bpx new.bpx"},

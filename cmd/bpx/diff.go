@@ -167,18 +167,19 @@ func (f *diffFlags) openTree(name string) (fs.FS, func(), error) {
 }
 
 // diff compares the trees. A package URL against a local package is
-// compared by object digests, reading no object, and diff then says what
-// "bpx pull URL LOCAL" would fetch (on standard error: standard output
-// keeps the list).
+// compared by object digests, reading no object, and listed as the update
+// "bpx pull URL LOCAL" would make: from LOCAL to the package at URL ("+"
+// what it adds, "-" what it removes); diff then says what the pull would
+// fetch (on standard error: standard output keeps the list).
 func (f *diffFlags) diff(e *env, pos []string, trees [2]fs.FS) ([]pack.Change, error) {
 	pa, okA := trees[0].(*pack.Package)
 	pb, okB := trees[1].(*pack.Package)
 	if !okA || !okB || f.patch != "" || !isURL(pos[0]) || isURL(pos[1]) {
 		return pack.Diff(trees[0], trees[1])
 	}
-	changes, err := pack.DiffDigests(pa, pb)
+	changes, err := pack.DiffDigests(pb, pa)
 	if errors.Is(err, bpx.ErrUnsupported) {
-		changes, err = pack.Diff(trees[0], trees[1])
+		changes, err = pack.Diff(trees[1], trees[0])
 	}
 	if err != nil {
 		return nil, err

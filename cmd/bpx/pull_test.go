@@ -78,7 +78,7 @@ func TestPull(t *testing.T) {
 	check(local)
 }
 
-// TestDiffURLLocal: bpx diff URL LOCAL lists the changes and what a pull
+// TestDiffURLLocal: bpx diff URL LOCAL lists the update (from LOCAL to URL) and what a pull
 // would fetch, fetching tables and digests only.
 func TestDiffURLLocal(t *testing.T) {
 	dir := t.TempDir()
@@ -94,6 +94,7 @@ func TestDiffURLLocal(t *testing.T) {
 	writeFiles(t, filepath.Join(dir, "v1"), files)
 	files["media/f04.ogg"] = files["media/f04.ogg"][:1000] + "changed"
 	files["media/new.ogg"] = "new"
+	delete(files, "media/f10.ogg")
 	writeFiles(t, filepath.Join(dir, "v2"), files)
 	www := filepath.Join(dir, "www")
 	os.Mkdir(www, 0o755)
@@ -108,7 +109,9 @@ func TestDiffURLLocal(t *testing.T) {
 	}))
 	defer srv.Close()
 	res := runBPX(t, nil, "diff", srv.URL+"/v2.bpx", filepath.Join(www, "v1.bpx"))
-	if res.Code != exitFail || res.Stdout != "M media/f04.ogg\n- media/new.ogg\n" || !strings.Contains(res.Stderr, "bpx pull would fetch ") {
+	// Listed as the update (issue 42 item 9: it was backwards, what the
+	// update adds as "-").
+	if res.Code != exitFail || res.Stdout != "M media/f04.ogg\n- media/f10.ogg\n+ media/new.ogg\n" || !strings.Contains(res.Stderr, "bpx pull would fetch ") {
 		t.Fatalf("%+v", res)
 	}
 	// The package's head (remote.DefaultHeadSize), the pull's header
