@@ -21,7 +21,10 @@
 // LOCAL.part, the one file it leaves behind: the next pull of the same
 // file checks each chunk of LOCAL.part against the new digests and
 // fetches only the chunks it lacks. A pull that completes, or fails
-// because of what the server sent, removes it.
+// because of what the server sent (a status other than 5xx, 408 and 429,
+// bytes that fail their digest, a file that is not what it says),
+// removes it; one cut off (no answer, a timeout, a server saying to try
+// later, the file changing on the server, a local error) keeps it.
 //
 // A pull writes no file but one it created itself: it resumes LOCAL.part
 // only if it is a regular file of the user running the pull that no other

@@ -398,3 +398,42 @@ func TestPullDrippingServer(t *testing.T) {
 		t.Errorf("LOCAL.part was not kept: %v", err)
 	}
 }
+
+// Issue 42, item 9: LOCAL.part is removed when the pull fails because of
+// what the server answered, as the documentation says, and kept when the
+// pull was cut off and may go on (a server saying to try later, no
+// answer). It was kept after every failed request.
+func TestPullPartAfterServerFailure(t *testing.T) {
+	fx := newFixture(t)
+	for _, c := range []struct {
+		status int
+		kept   bool
+	}{{404, false}, {403, false}, {410, false}, {503, true}, {429, true}, {0, true}} {
+		local := filepath.Join(t.TempDir(), "game.bpx")
+		writeFile(t, local, fx.old)
+		s := newServer(t, fx.new)
+		s.setHook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+			if n <= 3 { // the head, the digests and the first run, served
+				return false
+			}
+			if c.status == 0 { // no answer: the connection dropped
+				conn, _, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					conn.Close()
+				}
+				return true
+			}
+			w.WriteHeader(c.status)
+			return true
+		})
+		_, err := s.pull(t, context.Background(), local, WithConcurrency(1))
+		if err == nil {
+			t.Fatalf("status %d: no error", c.status)
+		}
+		mustBeOld(t, local, fx.old)
+		_, serr := os.Stat(local + PartSuffix)
+		if kept := serr == nil; kept != c.kept {
+			t.Errorf("status %d (%v): LOCAL.part kept %v, want %v", c.status, err, kept, c.kept)
+		}
+	}
+}

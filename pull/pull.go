@@ -154,12 +154,24 @@ func newPuller(cfg config, src Source, local string) *puller {
 	return p
 }
 
-// interrupted reports whether err stopped a pull that may go on later:
-// a cancelled context, a failed request, a local read or write error.
+// interrupted reports whether err stopped a pull that may go on later,
+// keeping LOCAL.part: a cancelled context or a deadline, a request that
+// got no answer or one saying to try later (5xx, 408, 429), a file that
+// changed on the server during the pull (the next pull keeps the chunks
+// of LOCAL.part the new file still has), a local read or write error.
+// What the server sent otherwise (another status, bytes that fail their
+// digest, a file that is not what it says) fails the pull for good, and
+// LOCAL.part goes.
 func interrupted(err error) bool {
 	var re *remote.Error
 	var pe *fs.PathError
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &re) || errors.As(err, &pe)
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, remote.ErrChanged):
+		return true
+	case errors.As(err, &re):
+		return re.Status == 0 || re.Status >= 500 || re.Status == 408 || re.Status == 429
+	}
+	return errors.As(err, &pe)
 }
 
 // puller is one pull.
