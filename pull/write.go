@@ -175,7 +175,7 @@ func (p *puller) fetchRun(ctx context.Context, r run, buf []byte, fetched func(i
 			if at == s.off+s.size() {
 				if s.chunkNo() >= 0 {
 					if h.Sum(sum[:0]); !bytes.Equal(sum[:], p.digests.Digest(int(s.chunkNo()))) {
-						return fmt.Errorf("pull: the server's bytes [%d, %d) do not match their digest in its chunk digests: %w", s.off, s.off+s.size(), bpx.ErrChecksum)
+						return fmt.Errorf("pull: the server's bytes [%d, %d) do not match their digest in its chunk digests (if a new version was published during the pull, under the same ETag, run it again): %w", s.off, s.off+s.size(), bpx.ErrChecksum)
 					}
 					h.Reset()
 				}

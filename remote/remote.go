@@ -125,6 +125,7 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -176,8 +177,14 @@ type Error struct {
 func (e *Error) Error() string {
 	// The cause's own "remote: " is said once, here.
 	msg := fmt.Sprintf("remote: GET %s bytes %d-%d: %s", e.URL, e.Off, e.End-1, strings.TrimPrefix(e.Err.Error(), "remote: "))
-	if errors.Is(e.Err, ErrNoRange) {
+	var ca x509.UnknownAuthorityError
+	switch {
+	case errors.Is(e.Err, ErrNoRange):
 		msg += " (a server without range requests, such as python3 -m http.server, cannot be read in parts: download the file, with curl -O say, and open it locally)"
+	case errors.Is(e.Err, ErrChanged):
+		msg += " (a new version was published while it was read: run the command again)"
+	case errors.As(e.Err, &ca):
+		msg += " (the server's certificate is signed by an authority this system does not trust: for a private authority, set SSL_CERT_FILE to a file of its certificate in PEM, or add it to the system's store)"
 	}
 	return msg
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -338,7 +339,7 @@ func TestChanged(t *testing.T) {
 			if !errors.Is(err, ErrChanged) {
 				t.Fatalf("ReadAt = %d, %v; want ErrChanged", n, err)
 			}
-			mustContain(t, err, s.URL, "bytes 262144-")
+			mustContain(t, err, s.URL, "bytes 262144-", "run the command again")
 			if n != 0 {
 				t.Errorf("ReadAt returned %d bytes", n)
 			}
@@ -567,4 +568,20 @@ func TestOptions(t *testing.T) {
 	if err == nil || bytes.Contains([]byte(err.Error()), []byte("secret")) {
 		t.Errorf("error %v", err)
 	}
+}
+
+// TestUnknownAuthority: a server whose certificate no trusted authority
+// signed (a private CA, a self-signed test server) fails with a message
+// that says what to do (issue 42 item 10: it said "x509: certificate
+// signed by unknown authority" and no more).
+func TestUnknownAuthority(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "p.bpx", time.Time{}, bytes.NewReader(pattern(1<<10, 1)))
+	}))
+	defer srv.Close()
+	_, err := Open(context.Background(), srv.URL+"/p.bpx", WithRetries(0))
+	if err == nil {
+		t.Fatal("the server's certificate was trusted")
+	}
+	mustContain(t, err, "SSL_CERT_FILE")
 }
