@@ -15,7 +15,6 @@ import (
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/pull"
-	"github.com/gobpx/bpx/remote"
 	"github.com/gobpx/bpx/types/pack"
 )
 
@@ -25,6 +24,9 @@ type diffFlags struct {
 	patch      string
 	keyFlags
 	linkFlag
+
+	plan    *pull.Result // bpx diff URL LOCAL: what a pull would do,
+	planErr error        // or why that is unknown
 }
 
 func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
@@ -53,6 +55,18 @@ func (f *diffFlags) run(e *env, pos []string) int {
 	s, err := f.signer(e)
 	if err != nil {
 		return f.trouble(e, err)
+	}
+	if f.urlLocal(pos) {
+		// A launcher's check: when LOCAL already is the package at URL,
+		// the plan says so from the head and the chunk digests (two
+		// requests) before any table is read.
+		if f.plan, f.planErr = pull.PlanURL(context.Background(), pos[0], pos[1], remoteOptions()); f.planErr == nil && f.plan.UpToDate {
+			fmt.Fprintf(e.Stderr, "bpx diff: %s\n", planSummary(termsafe.Name(pos[1]), f.plan))
+			if f.json {
+				fmt.Fprintln(e.Stdout, "[]")
+			}
+			return exitOK
+		}
 	}
 	var trees [2]fs.FS
 	for i, name := range pos {
@@ -184,13 +198,25 @@ func (f *diffFlags) diff(e *env, pos []string, trees [2]fs.FS) ([]pack.Change, e
 	if err != nil {
 		return nil, err
 	}
-	plan, err := pull.PlanURL(context.Background(), pos[0], pos[1], []remote.Option{remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout)})
-	if err != nil {
-		fmt.Fprintf(e.Stderr, "bpx diff: what a pull would fetch is unknown: %s\n", termsafe.Message(err.Error()))
+	if f.plan == nil && f.planErr == nil {
+		f.plan, f.planErr = pull.PlanURL(context.Background(), pos[0], pos[1], remoteOptions())
+	}
+	if f.planErr != nil {
+		fmt.Fprintf(e.Stderr, "bpx diff: what a pull would fetch is unknown: %s\n", termsafe.Message(f.planErr.Error()))
 		return changes, nil
 	}
-	fmt.Fprintf(e.Stderr, "bpx diff: %s\n", planSummary(termsafe.Name(pos[1]), plan))
+	fmt.Fprintf(e.Stderr, "bpx diff: %s\n", planSummary(termsafe.Name(pos[1]), f.plan))
 	return changes, nil
+}
+
+// urlLocal reports whether diff compares a package URL with a local
+// package file (bpx diff URL LOCAL), and lists the update.
+func (f *diffFlags) urlLocal(pos []string) bool {
+	if f.patch != "" || !isURL(pos[0]) || isURL(pos[1]) {
+		return false
+	}
+	fi, err := os.Stat(pos[1])
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // planSummary says what a pull would do.

@@ -33,12 +33,16 @@ var (
 	remoteRequestTimeout = 5 * time.Minute
 )
 
+// remoteOptions are the options of the commands' remote reads.
+func remoteOptions() []remote.Option {
+	return []remote.Option{remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout)}
+}
+
 // openInput opens the file name, or reads the http(s) URL name with range
 // requests. Closing it with close releases either.
 func openInput(name string) (r io.ReaderAt, size int64, close func() error, err error) {
 	if isURL(name) {
-		f, err := remote.Open(context.Background(), name,
-			remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout))
+		f, err := remote.Open(context.Background(), name, remoteOptions()...)
 		if err != nil {
 			return nil, 0, nil, err
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gobpx/bpx/cmd/internal/termsafe"
 	"github.com/gobpx/bpx/pull"
-	"github.com/gobpx/bpx/remote"
 )
 
 // pullFlags are the flags of "bpx pull".
@@ -60,7 +59,7 @@ func (f *pullFlags) run(e *env, pos []string) int {
 	err = interruptible(func(ctx context.Context) error {
 		var err error
 		if isURL(src) {
-			res, err = pull.PullURL(ctx, src, local, []remote.Option{remote.WithIdleTimeout(remoteIdleTimeout), remote.WithRequestTimeout(remoteRequestTimeout)}, opts...)
+			res, err = pull.PullURL(ctx, src, local, remoteOptions(), opts...)
 		} else {
 			res, err = pullFile(ctx, src, local, opts)
 		}

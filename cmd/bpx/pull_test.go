@@ -120,3 +120,46 @@ func TestDiffURLLocal(t *testing.T) {
 		t.Errorf("diff fetched %d bytes of a %d-byte package", sent.Load(), fi.Size())
 	}
 }
+
+// Issue 42, item 10 and goal 7: a launcher's check, bpx diff URL LOCAL
+// with LOCAL up to date, costs at most 2 requests and 128 KiB, however
+// large the package's tables: it read the head of 704 KiB (the tables of
+// a package of 11,000 files) and planned the pull in 2 requests more.
+func TestDiffURLLocalUpToDate(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 4000 { // tables of about 250 KB
+		files[fmt.Sprintf("assets/some/deep/directory/levels/level%04d/file-with-a-long-name-%04d.txt", i/50, i)] = strings.Repeat(fmt.Sprint(i), 300)
+	}
+	writeFiles(t, filepath.Join(dir, "v1"), files)
+	www := filepath.Join(dir, "www")
+	os.Mkdir(www, 0o755)
+	pkg := filepath.Join(www, "v1.bpx")
+	if r := runBPX(t, nil, "pack", "-q", "-o", pkg, filepath.Join(dir, "v1")); r.Code != exitOK {
+		t.Fatalf("pack: %+v", r)
+	}
+	local := filepath.Join(dir, "local.bpx")
+	b, _ := os.ReadFile(pkg)
+	os.WriteFile(local, b, 0o644)
+	var sent, requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.FileServer(http.Dir(www)).ServeHTTP(countingWriter{w, &sent}, r)
+	}))
+	defer srv.Close()
+	for _, args := range [][]string{{"diff", srv.URL + "/v1.bpx", local}, {"diff", "--json", srv.URL + "/v1.bpx", local}} {
+		sent.Store(0)
+		requests.Store(0)
+		res := runBPX(t, nil, args...)
+		want := ""
+		if args[1] == "--json" {
+			want = "[]\n"
+		}
+		if res.Code != exitOK || res.Stdout != want || !strings.Contains(res.Stderr, "would leave") {
+			t.Fatalf("%v: %+v", args, res)
+		}
+		if requests.Load() > 2 || sent.Load() > 128<<10 {
+			t.Errorf("%v: %d requests, %d bytes (the package: %d bytes)", args, requests.Load(), sent.Load(), len(b))
+		}
+	}
+}
