@@ -45,6 +45,10 @@
 // another implementation) is downloaded whole, and so is a BPX file of
 // another type or a version-0 draft file; a file that is not BPX fails the
 // pull (bpx.ErrFormat). A whole download that is interrupted starts over.
+// So does PullURL from a server (or a cache in front of it) that answers
+// range requests with the whole file: it downloads the file whole with one
+// plain GET (remote.Get), taking no more than the size its head gives,
+// and checks it as any pull's; WithRangesOnly makes it fail instead.
 //
 // # Security
 //

@@ -40,6 +40,7 @@ type config struct {
 	trusted     *sign.KeyRing
 	concurrency int
 	minRate     int64
+	rangesOnly  bool
 	progress    func(Progress)
 }
 
@@ -103,6 +104,14 @@ func WithMinRate(rate int64) Option {
 		c.minRate = rate
 		return nil
 	}
+}
+
+// WithRangesOnly makes PullURL fail (with remote.ErrNoRange) when the
+// server answers range requests with the whole file, instead of
+// downloading it whole: for a caller that would rather not download all
+// of a large package for a small update.
+func WithRangesOnly() Option {
+	return func(c *config) error { c.rangesOnly = true; return nil }
 }
 
 // Progress is what a pull has done so far, as WithProgress reports it.

@@ -51,6 +51,17 @@ func PullURL(ctx context.Context, url, local string, ropts []remote.Option, opts
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	f, err := openURL(ctx, url, ropts)
+	if errors.Is(err, remote.ErrNoRange) {
+		// A server (or a cache before it) that answers ranges with the
+		// whole file: downloaded whole, unless WithRangesOnly.
+		cfg, cerr := newConfig(opts)
+		if cerr != nil {
+			return nil, cerr
+		}
+		if !cfg.rangesOnly {
+			return pullWhole(ctx, url, local, ropts, cfg)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

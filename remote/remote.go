@@ -176,7 +176,14 @@ type Error struct {
 
 func (e *Error) Error() string {
 	// The cause's own "remote: " is said once, here.
-	msg := fmt.Sprintf("remote: GET %s bytes %d-%d: %s", e.URL, e.Off, e.End-1, strings.TrimPrefix(e.Err.Error(), "remote: "))
+	what := fmt.Sprintf(" bytes %d-%d", e.Off, e.End-1)
+	if e.End <= e.Off { // a whole file (Get)
+		what = ""
+		if e.Off > 0 {
+			what = fmt.Sprintf(" (after %d bytes)", e.Off)
+		}
+	}
+	msg := fmt.Sprintf("remote: GET %s%s: %s", e.URL, what, strings.TrimPrefix(e.Err.Error(), "remote: "))
 	var ca x509.UnknownAuthorityError
 	switch {
 	case errors.Is(e.Err, ErrNoRange):
