@@ -63,3 +63,22 @@ func FuzzPull(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadHead reads the head of a whole download (readHead) from fuzzed
+// bytes: no panic, no allocation beyond what the bytes hold and the
+// section count's bound, and a size that covers the head.
+func FuzzReadHead(f *testing.F) {
+	tree := fstest.MapFS{"a.txt": &fstest.MapFile{Data: []byte("hello")}}
+	b := packBytes(f, tree)
+	f.Add(b)
+	f.Add(b[:60])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		head, size, err := readHead(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if size < int64(len(head)) || !bytes.Equal(head, data[:len(head)]) {
+			t.Fatalf("head of %d bytes, size %d", len(head), size)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package pull
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -101,10 +102,14 @@ func readHead(r io.Reader) ([]byte, int64, error) {
 	if h.SectionNum > bpx.DefaultMaxSections {
 		return nil, 0, fmt.Errorf("pull: %d sections: more than %d: %w", h.SectionNum, bpx.DefaultMaxSections, bpx.ErrFormat)
 	}
-	table := make([]byte, int(h.SectionNum)*bpx.SectionHeaderSize)
-	if _, err := io.ReadFull(r, table); err != nil {
-		return nil, 0, fmt.Errorf("pull: reading the section table: %w", err)
+	// Read as it arrives: what is allocated follows the bytes the server
+	// sends, not the count the header claims.
+	var tb bytes.Buffer
+	n := int64(h.SectionNum) * bpx.SectionHeaderSize
+	if m, err := tb.ReadFrom(io.LimitReader(r, n)); err != nil || m < n {
+		return nil, 0, fmt.Errorf("pull: reading the section table: %d of %d bytes: %w", m, n, orErr(err, io.ErrUnexpectedEOF))
 	}
+	table := tb.Bytes()
 	head = append(head, table...)
 	end := int64(len(head))
 	for i := range int(h.SectionNum) {
@@ -121,6 +126,14 @@ func readHead(r io.Reader) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	return head, end, nil
+}
+
+// orErr returns err, or def if err is nil.
+func orErr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
 }
 
 // headOnly is an io.ReaderAt of the head of a file; reading past it is an
