@@ -154,7 +154,10 @@ stored uncompressed, in sections of their own, and read in place.` + linkDoc + i
 	Doc: `Extract the objects of a package into DIR, or only the given PATHs (files
 or directories). A package with a name that would escape DIR (absolute, with
 "..", or through a symbolic link) or a duplicate name is refused, unless
---skip-invalid skips those objects. Existing files are kept unless -f. With
+--skip-invalid skips those objects. Existing files are kept unless -f (an
+existing file is an error), but for what an unpack cut off leaves (a file
+holding the first bytes of its object, or all of them), which is completed:
+run an interrupted unpack again to finish it. With
 -L, mod packages are layered over PACKAGE, each over the previous, and what
 the stack shows is extracted (what a game loading them would see). With
 --trusted, the package and each -L mod must be signed by a key of the

@@ -94,7 +94,20 @@ func TestPackLsUnpackRoundTrip(t *testing.T) {
 			if got := readFiles(t, out); !equalMaps(got, roundTripFiles) {
 				t.Errorf("unpacked tree differs: %v", got)
 			}
-			// Unpacking again refuses to overwrite, -f allows it.
+			// Unpacking again over what the first one wrote finishes
+			// (an interrupted unpack run again); over a file changed
+			// since, it refuses to overwrite, -f allows it.
+			if r := runBPX(t, nil, "unpack", "-C", out, pkg); r.Code != exitOK {
+				t.Errorf("unpack again: %+v", r)
+			}
+			var changed string
+			for name := range roundTripFiles {
+				changed = filepath.Join(out, filepath.FromSlash(name))
+				break
+			}
+			if err := os.WriteFile(changed, []byte("changed since"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			r = runBPX(t, nil, "unpack", "-C", out, pkg)
 			if r.Code != exitFail || !strings.Contains(r.Stderr, "exists") {
 				t.Errorf("second unpack: %+v", r)

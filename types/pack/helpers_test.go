@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"io/fs"
 	"math/rand/v2"
@@ -161,4 +162,20 @@ func draftPackage(assetCount uint32, flags uint8, secs []draftSection) []byte {
 type draftSection struct {
 	typ, flags uint8
 	data       []byte
+}
+
+// appendToFiles appends a byte to every regular file under dir: files
+// changed since an unpack, which another unpack must not overwrite.
+func appendToFiles(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write([]byte{'!'})
+		return errors.Join(err, f.Close())
+	})
 }

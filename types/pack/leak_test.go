@@ -33,11 +33,16 @@ func TestNoGoroutineLeft(t *testing.T) {
 		if err := p.Unpack(dir, WithUnpackConcurrency(3)); err != nil {
 			t.Fatal(err)
 		}
-		// A second unpack without Overwrite fails on the first file.
+		// A second unpack without Overwrite over a file changed since
+		// fails on it, and leaves it.
+		changed := []byte("changed since")
+		if err := os.WriteFile(filepath.Join(dir, "dir", "a.txt"), changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if err := p.Unpack(dir, WithUnpackConcurrency(3)); !errors.Is(err, os.ErrExist) {
 			t.Fatalf("second Unpack = %v, want ErrExist", err)
 		}
-		if got, err := os.ReadFile(filepath.Join(dir, "dir", "a.txt")); err != nil || !bytes.Equal(got, tree["dir/a.txt"].Data) {
+		if got, err := os.ReadFile(filepath.Join(dir, "dir", "a.txt")); err != nil || !bytes.Equal(got, changed) {
 			t.Fatalf("dir/a.txt: %v", err)
 		}
 		if err := p.Close(); err != nil {

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -28,7 +29,10 @@ type unpackConfig struct {
 }
 
 // Overwrite makes Unpack replace existing files; without it an existing
-// file is an error. A symbolic link is never written through.
+// file is an error, unless it is what an unpack cut off leaves (a regular
+// file holding the object's first bytes, or all of them), which is
+// completed: running an interrupted unpack again finishes it. A symbolic
+// link is never written through.
 func Overwrite() UnpackOption {
 	return func(c *unpackConfig) error { c.Overwrite = true; return nil }
 }
@@ -342,6 +346,52 @@ func (d *dirCache) close() {
 	d.ents = nil
 }
 
+// resumeFile completes the existing file base of root if it is what an
+// unpack of object i that was cut off leaves: a regular file (never a
+// link) holding the object's first bytes, or all of them. It reports
+// whether it did (the file is then the object's bytes); false means the
+// file is something else, which an unpack without Overwrite refuses. It
+// reads the file's bytes and as many of the object's to compare them.
+func (p *Package) resumeFile(root *os.Root, base string, i int) (bool, error) {
+	o := &p.objects[i]
+	if fi, err := root.Lstat(base); err != nil || !fi.Mode().IsRegular() || uint64(fi.Size()) > o.Size {
+		return false, nil
+	}
+	f, err := root.OpenFile(base, os.O_RDWR, 0)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || uint64(fi.Size()) > o.Size {
+		return false, nil
+	}
+	r, err := p.OpenObject(i)
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	have, want := make([]byte, 64<<10), make([]byte, 64<<10)
+	for off := int64(0); off < fi.Size(); {
+		n := int(min(int64(len(have)), fi.Size()-off))
+		if _, err := io.ReadFull(f, have[:n]); err != nil {
+			return false, nil
+		}
+		if _, err := io.ReadFull(r, want[:n]); err != nil {
+			return false, fmt.Errorf("pack: unpacking %q: %w", o.Name, p.blame(err))
+		}
+		if !bytes.Equal(have[:n], want[:n]) {
+			return false, nil
+		}
+		off += int64(n)
+	}
+	// The rest of the object, after what the file holds.
+	if _, err := r.WriteTo(f); err != nil {
+		return false, fmt.Errorf("pack: unpacking %q: %w", o.Name, p.blame(err))
+	}
+	return true, f.Close()
+}
+
 // CheckObjects checks, without reading any section, that the data of every
 // object named by one of paths (every object in a directory it names; all
 // objects when paths is empty) lies in the package's data sections, and
@@ -413,6 +463,14 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
 	f, err := ent.create(base, flag)
+	if errors.Is(err, fs.ErrExist) && !overwrite {
+		// An unpack cut off before (killed, or failed on another file)
+		// left this file whole or begun: completed, not refused, so that
+		// running the unpack again finishes it. Anything else stays.
+		if done, rerr := p.resumeFile(root, base, i); rerr != nil || done {
+			return rerr
+		}
+	}
 	if err != nil {
 		return &fs.PathError{Op: "unpack", Path: o.Name, Err: err}
 	}
