@@ -48,10 +48,13 @@ func TestPullMemoryPerChunk(t *testing.T) {
 	}
 	coarse := buf.Bytes()
 	fine := testbpx.ChunkedAs(t, coarse, cdc.Params{Min: 64, Avg: 256, Max: 256})
+	// A list that declares chunks of up to 64 MiB (pull.MaxChunk) for a
+	// package of 48 MB: buffers sized by that cost a 4 MB package 150 MB.
+	huge := testbpx.ChunkedAs(t, coarse, cdc.Params{Min: 4096, Avg: 16384, Max: 64 << 20})
 	dir := t.TempDir()
 	peak := map[string]int64{}
 	chunks := map[string]int{}
-	for name, b := range map[string][]byte{"coarse": coarse, "fine": fine} {
+	for name, b := range map[string][]byte{"coarse": coarse, "fine": fine, "huge": huge} {
 		src := filepath.Join(dir, name+".bpx")
 		if err := os.WriteFile(src, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -72,6 +75,9 @@ func TestPullMemoryPerChunk(t *testing.T) {
 		}
 		peak[name] = rss
 		t.Logf("%s list: %d chunks, peak RSS %d KiB", name, chunks[name], rss>>10)
+	}
+	if peak["huge"] > peak["coarse"]+16<<20 {
+		t.Errorf("a list declaring chunks of 64 MiB: peak RSS %d KiB, the writer's %d KiB", peak["huge"]>>10, peak["coarse"]>>10)
 	}
 	per := (peak["fine"] - peak["coarse"]) / int64(chunks["fine"]-chunks["coarse"])
 	t.Logf("a pull keeps %d bytes a chunk", per)

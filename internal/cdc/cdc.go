@@ -122,6 +122,10 @@ func NewChunker(r io.Reader, p Params, buf []byte) *Chunker {
 // NewChunkerFor is NewChunker for a stream r of at most n bytes: it cuts
 // the same chunks, buffering 2·min(Max, n) bytes (plus one), so that a
 // chunking of large chunks costs a short stream no more than the stream.
+// For a longer stream it cuts as NewChunker every chunk of less than n
+// bytes; where NewChunker would cut a chunk of n bytes or more, it cuts
+// one of n bytes or more too, but not necessarily the same: what a check
+// of a list of chunks shorter than n needs.
 func NewChunkerFor(r io.Reader, n int64, p Params, buf []byte) *Chunker {
 	if n >= int64(p.Max) {
 		return NewChunker(r, p, buf)

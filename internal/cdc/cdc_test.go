@@ -192,3 +192,34 @@ func TestChunkerFor(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkerForLongStream: over a stream longer than n, NewChunkerFor
+// cuts every chunk shorter than n as NewChunker does, and where
+// NewChunker cuts one of n bytes or more, one of n bytes or more too.
+func TestChunkerForLongStream(t *testing.T) {
+	p := Params{Min: 1024, Avg: 4096, Max: 1 << 20}
+	data := random(2<<20, 11)
+	want := chunks(t, bytes.NewReader(data), p)
+	longest := 0
+	for _, c := range want {
+		longest = max(longest, len(c))
+	}
+	for _, n := range []int{longest + 1, longest, longest / 2, 5000} {
+		c := NewChunkerFor(bytes.NewReader(data), int64(n), p, nil)
+		for i, w := range want {
+			got, err := c.Next()
+			if err != nil {
+				t.Fatalf("n %d: chunk %d: %v", n, i, err)
+			}
+			if len(w) >= n {
+				if len(got) < n {
+					t.Fatalf("n %d: chunk %d of %d bytes where NewChunker cuts %d", n, i, len(got), len(w))
+				}
+				break // from here on the two may differ
+			}
+			if !bytes.Equal(got, w) {
+				t.Fatalf("n %d: chunk %d differs (%d bytes, want %d)", n, i, len(got), len(w))
+			}
+		}
+	}
+}

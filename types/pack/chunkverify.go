@@ -24,8 +24,9 @@ import (
 //
 // Cost: the stored bytes are read once more, not decoded, and cut and
 // hashed at about 1.5 GB/s for each of the two on one processor, on up to
-// GOMAXPROCS of them; memory: 2·Max bytes per processor (512 KiB with the
-// 64 KiB chunks of packages below 16 GiB).
+// GOMAXPROCS of them; memory: twice the longest chunk the list gives, per
+// processor (at most 2·Max: 128 KiB with the 64 KiB chunks of packages
+// below 16 GiB).
 func (p *Package) VerifyChunkDigests() error {
 	d, err := ReadChunkDigests(p.Reader)
 	if d == nil || err != nil {
@@ -89,13 +90,24 @@ func (d *ChunkDigests) check(ra io.ReaderAt, runs [][]Chunk) error {
 // checkRun is check for one run, cut with the buffer *buf.
 func (d *ChunkDigests) checkRun(ra io.ReaderAt, run []Chunk, buf *[]byte) error {
 	first := run[0].Off
-	// A Max beyond the bytes left cuts as one just above them: the buffer
-	// is then bounded by the file, whatever a hostile list says.
+	// A Max beyond the bytes left cuts as one just above them.
 	p := cdc.Params{Min: d.Min, Avg: d.Avg, Max: int(min(int64(d.Max), d.End-first+1))}
-	if cap(*buf) < 2*p.Max {
-		*buf = make([]byte, 2*p.Max)
+	// The buffer follows the longest chunk the run lists, not the Max a
+	// list declares (up to 256 MiB): where the bytes make chunks of at
+	// most that length, they are cut as with a buffer of 2·Max; where
+	// they would make a longer one, it comes out longer than any listed,
+	// and differs as it must. (A list declaring 64 MiB chunks of a 48 MB
+	// package made VerifyAll hold 96 MB a processor.)
+	longest := 0
+	for _, c := range run {
+		longest = max(longest, int(c.Len))
 	}
-	c := cdc.NewChunker(io.NewSectionReader(ra, first, d.End-first), p, (*buf)[:2*p.Max])
+	n := min(int64(longest)+1, d.End-first)
+	need := 2*int(min(int64(p.Max), n)) + 1
+	if cap(*buf) < need {
+		*buf = make([]byte, need)
+	}
+	c := cdc.NewChunkerFor(io.NewSectionReader(ra, first, d.End-first), n, p, (*buf)[:need])
 	for _, want := range run {
 		b, err := c.Next()
 		if err == io.EOF {
