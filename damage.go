@@ -69,14 +69,16 @@ func (s *Section) knownDamage() (*damage, error) {
 	return d, nil
 }
 
-// storedSum returns the CRC-32C of the first n stored bytes of the section.
+// storedSum returns the CRC-32C of the first n stored bytes of the section
+// (none for n <= 0: io.NewSectionReader reads without end for a negative
+// length).
 func (s *Section) storedSum(n int64) (uint32, error) {
 	off, size, err := s.storedRange()
 	if err != nil {
 		return 0, err
 	}
 	h := crc32.New(castagnoli)
-	if _, err := io.Copy(h, io.NewSectionReader(s.rd.r, off, min(n, size))); err != nil {
+	if _, err := io.Copy(h, io.NewSectionReader(s.rd.r, off, max(0, min(n, size)))); err != nil {
 		return 0, err
 	}
 	return h.Sum32(), nil

@@ -260,7 +260,8 @@ func (sr *sectionReader) fail(err error) error {
 	sr.err = err
 	sr.release()
 	if !sr.quiet && !sr.trap.failed {
-		sr.s.noteDamage(err, sr.trap.end-sr.trap.base, sr.n)
+		// end is 0 when nothing was read: then no stored byte failed.
+		sr.s.noteDamage(err, max(0, sr.trap.end-sr.trap.base), sr.n)
 	}
 	return err
 }
