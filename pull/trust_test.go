@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/internal/testbpx"
@@ -39,6 +40,11 @@ func TestPullUpToDateTrusted(t *testing.T) {
 	}
 	plain := packBytes(t, gameTree(3<<20, 11))
 	v1 := signAs(t, plain, key, sign.Statement{Name: "game", Version: 1})
+	// A statement that expires (a launcher re-signs its current release
+	// now and then, so that a frozen mirror shows): signed to expire in
+	// two seconds, pulled after.
+	expiring := signAs(t, plain, key, sign.Statement{Name: "game", Version: 1, Expires: time.Now().Add(2 * time.Second)})
+	time.Sleep(time.Until(time.Now().Add(2 * time.Second).Truncate(time.Second).Add(time.Second)))
 	ring := sign.NewKeyRing(key.Public())
 	for _, c := range []struct {
 		name   string
@@ -51,6 +57,7 @@ func TestPullUpToDateTrusted(t *testing.T) {
 		{"another package's name", v1, ring.Require(sign.Requirement{Name: "other"}), false},
 		{"unsigned", plain, ring, false},
 		{"another key", v1, sign.NewKeyRing(mustKey(t).Public()), false},
+		{"expired", expiring, ring, false},
 	} {
 		for _, upToDate := range []bool{true, false} {
 			local := filepath.Join(t.TempDir(), "game.bpx")
