@@ -1,6 +1,7 @@
 package pull
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -112,6 +113,18 @@ func WithMinRate(rate int64) Option {
 // of a large package for a small update.
 func WithRangesOnly() Option {
 	return func(c *config) error { c.rangesOnly = true; return nil }
+}
+
+// fetchLimit returns how long fetching n bytes may take (WithMinRate; 0:
+// no bound) and the error of a fetch that takes longer, which matches
+// context.DeadlineExceeded; what says what the fetch is ("fetching").
+func (c *config) fetchLimit(what string, n int64) (time.Duration, error) {
+	if c.minRate <= 0 {
+		return 0, nil
+	}
+	limit := minRateGrace + time.Duration(float64(n)/float64(c.minRate)*float64(time.Second))
+	return limit, fmt.Errorf("pull: %s %d bytes took longer than %v, at %d bytes a second and %v more (WithMinRate): %w",
+		what, n, limit.Round(time.Millisecond), c.minRate, minRateGrace, context.DeadlineExceeded)
 }
 
 // Progress is what a pull has done so far, as WithProgress reports it.

@@ -48,6 +48,9 @@ const PartSuffix = ".part"
 func PullURL(ctx context.Context, url, local string, ropts []remote.Option, opts ...Option) (*Result, error) {
 	// The File's requests end with ctx, or when the fetch takes too long
 	// (WithMinRate: abort).
+	if err := checkLocal(local); err != nil {
+		return nil, err // before the first request
+	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	f, err := openURL(ctx, url, ropts)
@@ -93,6 +96,9 @@ func pull(ctx context.Context, src Source, local string, abort func(error), opts
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLocal(local); err != nil {
+		return nil, err
+	}
 	p := newPuller(cfg, src, local)
 	p.abort = abort
 	if err := p.readLayout(); err != nil {
@@ -100,10 +106,6 @@ func pull(ctx context.Context, src Source, local string, abort func(error), opts
 		return nil, err
 	}
 	if err := p.checkTrust(); err != nil {
-		p.closeFiles()
-		return nil, err
-	}
-	if err := checkLocal(local); err != nil {
 		p.closeFiles()
 		return nil, err
 	}

@@ -3,10 +3,8 @@ package pull
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/gobpx/bpx"
 	"github.com/gobpx/bpx/remote"
@@ -20,10 +18,7 @@ import (
 // checked as every pull checks it, then renamed over LOCAL. Nothing is
 // taken from local files, and an interrupted download starts over.
 func pullWhole(ctx context.Context, url, local string, ropts []remote.Option, cfg config) (res *Result, err error) {
-	if err := checkLocal(local); err != nil {
-		return nil, err
-	}
-	body, err := remote.Get(ctx, url, ropts...)
+	body, err := remote.Get(ctx, url, ropts...) // LOCAL was checked by PullURL
 	if err != nil {
 		return nil, err
 	}
@@ -53,11 +48,9 @@ func pullWhole(ctx context.Context, url, local string, ropts []remote.Option, cf
 	if err := p.out.Truncate(0); err != nil {
 		return nil, err
 	}
-	if rate := cfg.minRate; rate > 0 {
-		limit := minRateGrace + time.Duration(float64(size)/float64(rate)*float64(time.Second))
+	if limit, slow := cfg.fetchLimit("downloading", size); limit > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, limit, fmt.Errorf("pull: downloading %d bytes took longer than %v, at %d bytes a second and %v more (WithMinRate): %w",
-			size, limit.Round(time.Millisecond), rate, minRateGrace, context.DeadlineExceeded))
+		ctx, cancel = context.WithTimeoutCause(ctx, limit, slow)
 		defer cancel()
 		stop := context.AfterFunc(ctx, func() { body.Close() })
 		defer stop()
@@ -118,7 +111,9 @@ func readHead(r io.Reader) ([]byte, int64, error) {
 	}
 	// The header and table read as any reader reads them (the header's
 	// checksum, the sections within the file), over the bytes at hand.
-	rd, err := bpx.NewReader(headOnly{head}, end)
+	known := &knownBytes{size: end}
+	known.add(0, head)
+	rd, err := bpx.NewReader(known, end)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pull: %w", err)
 	}
@@ -134,17 +129,4 @@ func orErr(err, def error) error {
 		return err
 	}
 	return def
-}
-
-// headOnly is an io.ReaderAt of the head of a file; reading past it is an
-// error.
-type headOnly struct{ b []byte }
-
-var errPastHead = errors.New("pull: past the header and section table")
-
-func (h headOnly) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off+int64(len(p)) > int64(len(h.b)) {
-		return 0, errPastHead
-	}
-	return copy(p, h.b[off:]), nil
 }

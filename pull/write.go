@@ -108,14 +108,11 @@ func (p *puller) fetchAll(ctx context.Context) error {
 	runs, total := p.runs()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	if rate := p.cfg.minRate; rate > 0 && total > 0 {
-		limit := minRateGrace + time.Duration(float64(total)/float64(rate)*float64(time.Second))
+	if limit, slow := p.cfg.fetchLimit("fetching", total); total > 0 && limit > 0 {
 		timer := time.AfterFunc(limit, func() {
-			err := fmt.Errorf("pull: fetching %d bytes took longer than %v, at %d bytes a second and %v more (WithMinRate): %w",
-				total, limit.Round(time.Millisecond), rate, minRateGrace, context.DeadlineExceeded)
-			cancel(err)
+			cancel(slow)
 			if p.abort != nil {
-				p.abort(err) // the requests in flight
+				p.abort(slow) // the requests in flight
 			}
 		})
 		defer timer.Stop()

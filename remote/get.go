@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -33,23 +32,16 @@ type Body struct {
 // request timeout bounds. The answer must be a 200; its size, if it
 // states one, is Size. Errors are *Error, as Open's.
 func Get(ctx context.Context, rawURL string, opts ...Option) (*Body, error) {
-	cfg, err := newConfig(opts)
+	cfg, u, err := parseOpen(rawURL, opts)
 	if err != nil {
 		return nil, err
-	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("remote: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("remote: %s: not an http or https URL", u.Redacted())
 	}
 	f := &File{cfg: cfg, url: rawURL, name: u.Redacted()}
 	client := f.withRedirectRules(cfg.client)
 	ctx, cancel := context.WithCancelCause(ctx)
 	b := &Body{d: cfg.idle, cancel: cancel, ctx: ctx, name: f.name, size: -1}
 	b.idle = time.AfterFunc(cfg.idle, func() {
-		cancel(fmt.Errorf("%w: no byte for %v (idle timeout)", ErrTimeout, cfg.idle))
+		cancel(idleError(cfg.idle))
 	})
 	fail := func(status int, err error) (*Body, error) {
 		b.idle.Stop()

@@ -253,19 +253,34 @@ type call struct {
 	err        error
 }
 
-// Open opens the file at rawURL (http or https) and fetches its head. ctx
-// bounds this and every later request of the File (see the package doc).
-func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
+// parseOpen checks the options and the URL of Open and Get: http or
+// https.
+func parseOpen(rawURL string, opts []Option) (config, *url.URL, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
-		return nil, err
+		return cfg, nil, err
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("remote: %w", err)
+		return cfg, nil, fmt.Errorf("remote: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("remote: %s: not an http or https URL", u.Redacted())
+		return cfg, nil, fmt.Errorf("remote: %s: not an http or https URL", u.Redacted())
+	}
+	return cfg, u, nil
+}
+
+// idleError is the cause of a request ended by the idle timeout d.
+func idleError(d time.Duration) error {
+	return fmt.Errorf("%w: no byte for %v (idle timeout)", ErrTimeout, d)
+}
+
+// Open opens the file at rawURL (http or https) and fetches its head. ctx
+// bounds this and every later request of the File (see the package doc).
+func Open(ctx context.Context, rawURL string, opts ...Option) (*File, error) {
+	cfg, u, err := parseOpen(rawURL, opts)
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	f := &File{
@@ -618,7 +633,7 @@ func (f *File) try(ctx context.Context, off, end int64, head bool) (data []byte,
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := time.AfterFunc(f.cfg.idle, func() {
-		cancel(fmt.Errorf("%w: no byte for %v (idle timeout)", ErrTimeout, f.cfg.idle))
+		cancel(idleError(f.cfg.idle))
 	})
 	defer idle.Stop()
 	data, status, retry, err = f.do(ctx, idle, off, end, head)

@@ -354,7 +354,8 @@ func (d *dirCache) close() {
 // reads the file's bytes and as many of the object's to compare them.
 func (p *Package) resumeFile(root *os.Root, base string, i int) (bool, error) {
 	o := &p.objects[i]
-	if fi, err := root.Lstat(base); err != nil || !fi.Mode().IsRegular() || uint64(fi.Size()) > o.Size {
+	at, err := root.Lstat(base)
+	if err != nil || !at.Mode().IsRegular() || uint64(at.Size()) > o.Size {
 		return false, nil
 	}
 	f, err := root.OpenFile(base, os.O_RDWR, 0)
@@ -362,8 +363,10 @@ func (p *Package) resumeFile(root *os.Root, base string, i int) (bool, error) {
 		return false, nil
 	}
 	defer f.Close()
+	// OpenFile follows a link: the file opened must be the one Lstat saw
+	// (a link put at the name in between would be written through).
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || uint64(fi.Size()) > o.Size {
+	if err != nil || !os.SameFile(at, fi) || uint64(fi.Size()) > o.Size {
 		return false, nil
 	}
 	r, err := p.OpenObject(i)
