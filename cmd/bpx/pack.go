@@ -15,7 +15,7 @@ import (
 )
 
 // levelUsage is the help of the -l flag of pack and the editing commands.
-const levelUsage = "compression level `fast|default|max`: default balances speed and size; max makes the smallest package (optimal parsing, 4 MiB sections, compressed tables) several times slower"
+const levelUsage = "compression level `fast|default|max`: default balances speed and size; max makes the smallest package (optimal parsing, 4 MiB sections) several times slower"
 
 // levelValue is a bpx.Level as a flag whose help quotes its default, as
 // for the string flag -c: (default "default").

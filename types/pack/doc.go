@@ -297,7 +297,8 @@
 //
 //   - Object count: at most DefaultMaxObjects (WithMaxObjects), and the
 //     object table must be that large in the file; objects cost 64 bytes
-//     each plus their names.
+//     each plus their names (a compressed object table reserves room for
+//     at most 16 times its stored size before its bytes are decoded).
 //   - Names: opening reads the strings section whole (up to 4 GiB decoded);
 //     SkipNames opens without reading it, for callers that only count
 //     objects or dead bytes. A package with a usable path index (see

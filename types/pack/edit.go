@@ -87,16 +87,18 @@ var ErrNotEditable = errors.New("pack: package cannot be edited")
 
 // NewEditor returns an Editor of the package src that writes the edited
 // package to dst when Close is called. opts configure the new data
-// sections as for NewWriter; the tables stay compressed if src's object
-// table is (CompressTables, bpx.LevelMax), and a package with a path index
-// gets a new one (see SectionPathIndex) unless WithPathIndex(false). A src that cannot be edited, or an option out
-// of range, makes every call of the Editor fail with the error.
+// sections as for NewWriter; the tables stay raw if src's are (an object
+// table of more than 64 KiB stored raw, without a path index: a package
+// written WithRawTables, or before tables were compressed by default), and
+// a package with a path index gets a new one (see SectionPathIndex) unless
+// WithPathIndex(false). A src that cannot be edited, or an option out of
+// range, makes every call of the Editor fail with the error.
 func NewEditor(dst io.Writer, src *Package, opts ...WriterOption) *Editor {
 	e := &Editor{src: src, files: map[string]editEntry{}, dirs: map[string]int{}, ext: src.TypeExt}
 	e.nw = NewWriter(dst, opts...)
 	e.nw.cfg.allowInvalidNames = true // the Editor checks names itself
-	if t := src.Reader.FindSection(SectionObjectTable); t != nil && t.Compressed() {
-		e.nw.cfg.compressTables = true // as the package was made (CompressTables, LevelMax)
+	if t := src.Reader.FindSection(SectionObjectTable); t != nil && !t.Compressed() && t.USize > tableThreshold && src.Reader.FindSection(SectionPathIndex) == nil {
+		e.nw.cfg.rawTables = true // as the package was made
 	}
 	if src.Reader.FindSection(SectionPathIndex) != nil && e.nw.cfg.pathIndex == 0 {
 		e.nw.cfg.pathIndex = 1 // a package with an index keeps one (WithPathIndex(false) drops it)

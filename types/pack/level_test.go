@@ -12,7 +12,7 @@ import (
 )
 
 // levelTree is text enough for the tables to pass the 64 KiB threshold of
-// CompressTables (5000 objects: 100 KB of table, 140 KB of names) and for
+// their compression (5000 objects: 100 KB of table, 140 KB of names) and for
 // several 1 MiB sections.
 func levelTree() fstest.MapFS {
 	m := fstest.MapFS{}
@@ -55,8 +55,8 @@ func TestWithLevel(t *testing.T) {
 		if s := mx.Reader.FindSection(typ); s == nil || !s.Compressed() {
 			t.Errorf("LevelMax: section type %#x not compressed", typ)
 		}
-		if s := def.Reader.FindSection(typ); s == nil || s.Compressed() {
-			t.Errorf("default level: section type %#x compressed", typ)
+		if s := def.Reader.FindSection(typ); s == nil || !s.Compressed() {
+			t.Errorf("default level: section type %#x not compressed", typ)
 		}
 	}
 	if len(maxPkg) >= int(def.Reader.Header.FileSize) {

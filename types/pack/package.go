@@ -426,10 +426,13 @@ func (p *Package) readObjectTable(ot *bpx.Section) error {
 	}
 	defer r.Close()
 	// USize is only a hint: a compressed table must produce its bytes
-	// before more is reserved (as bpx.Section.AppendData does).
+	// before more than 16 times its stored size is reserved (LZMA makes
+	// object tables 3 to 15 times smaller: reserving 4 times, as
+	// bpx.Section.AppendData does, and growing by appends allocated 4
+	// times the table's objects).
 	hint := int64(ot.USize)
 	if ot.Compressed() {
-		hint = min(hint, int64(ot.CSize)*4+64<<10)
+		hint = min(hint, int64(ot.CSize)*16+64<<10)
 	}
 	buf := make([]byte, p.cfg.tableReadSize(hint)/ObjectEntrySize*ObjectEntrySize)
 	p.objects = make([]Object, 0, hint/ObjectEntrySize)

@@ -82,8 +82,9 @@ const SectionPathIndex = 0xF2
 
 // PathIndexThreshold is the size of the object table and strings above
 // which the Writer and the Editor add a path index by default: smaller
-// tables come within the first request of a remote reader (see
-// remote.DefaultHeadSize) and are read in a few milliseconds.
+// tables, compressed (unless WithRawTables), come within the first
+// request of a remote reader (see remote.DefaultHeadSize) for most
+// packages, and are read in a few milliseconds.
 const PathIndexThreshold = 1 << 20
 
 const (

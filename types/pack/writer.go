@@ -622,15 +622,16 @@ func (w *Writer) dataOptions() bpx.SectionOptions {
 }
 
 // tableOptions are how the object table and strings sections are stored:
-// with the weak checksum the reference writes, or, with a path index
-// (indexed), the reference's CRC32, which any change of their bytes
-// changes (see SectionPathIndex).
+// compressed above tableThreshold with the weak checksum the reference
+// writes (or raw, WithRawTables), or, with a path index (indexed), raw
+// with the reference's CRC32, which any change of their bytes changes
+// (see SectionPathIndex).
 func (w *Writer) tableOptions(indexed bool) bpx.SectionOptions {
-	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
 	if indexed {
-		tables.Checksum = bpx.ChecksumCRC32
+		return bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}
 	}
-	if w.cfg.compressTables {
+	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
+	if !w.cfg.rawTables {
 		tables.Compression, tables.Threshold, tables.Level = w.cfg.compression, tableThreshold, w.cfg.level
 	}
 	return tables

@@ -19,7 +19,7 @@ type writerConfig struct {
 	sectionSize       int64 // 0 until resolved: DefaultSectionSize, or MaxLevelSectionSize at bpx.LevelMax
 	blockSize         int64 // -1 until resolved: DefaultSectionSize, or MaxLevelSectionSize at bpx.LevelMax; 0: one block
 	level             bpx.Level
-	compressTables    bool
+	rawTables         bool // WithRawTables
 	metadataNames     bool
 	allowInvalidNames bool
 	concurrency       int // 0: the root writer's default
@@ -64,9 +64,6 @@ func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 			c.blockSize = MaxLevelSectionSize
 		}
 	}
-	if c.level == bpx.LevelMax {
-		c.compressTables = true
-	}
 	if err == nil {
 		err = c.checkSigning()
 	}
@@ -92,8 +89,7 @@ const MaxLevelSectionSize = 4 << 20
 //	max      0.58x zip      about 9x
 //
 // Reading is as fast at every level, but that at LevelMax the first read
-// of an object decodes up to 4 MiB of its section rather than 1 MiB, and
-// opening decodes the tables.
+// of an object decodes up to 4 MiB of its section rather than 1 MiB.
 func WithLevel(l bpx.Level) WriterOption {
 	return func(cfg *writerConfig) error {
 		if l > bpx.LevelMax {
@@ -223,10 +219,24 @@ func (c *writerConfig) wantIndex(n int) bool {
 }
 
 // CompressTables compresses the object table and strings sections when
-// they exceed 64 KiB. Without it they are stored raw, as the reference
-// does, which makes opening and listing a package faster.
+// they exceed 64 KiB.
+//
+// Deprecated: the Writer and the Editor do so by default; WithRawTables
+// stores them raw.
 func CompressTables() WriterOption {
-	return func(cfg *writerConfig) error { cfg.compressTables = true; return nil }
+	return func(cfg *writerConfig) error { cfg.rawTables = false; return nil }
+}
+
+// WithRawTables stores the object table and strings raw, as the reference
+// does, instead of compressing each that exceeds 64 KiB with the data
+// sections' method. Opening a package then reads them without decoding
+// them: for the 11,500 files of Go's source tree, 1.8 ms instead of 4.3 ms
+// (archive/zip takes 21 ms), for a package 2% larger whose head a remote
+// reader fetches in 0.68 MB instead of 0.17 MB. A package with a path index
+// (see SectionPathIndex) has raw tables whatever the options: an index
+// entry is checked against its table row, read in place.
+func WithRawTables() WriterOption {
+	return func(cfg *writerConfig) error { cfg.rawTables = true; return nil }
 }
 
 // WithMetadataNames writes the metadata's key names in a __debug__ array
