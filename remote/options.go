@@ -8,17 +8,19 @@ import (
 
 // Default settings of Open. Each can be changed with an Option.
 const (
-	// DefaultHeadSize is the size of the first request: 704 KiB. Opening
-	// a package reads its main header, section table, object table and
-	// names; for a package of the Go 1.26 source tree ($(go env
-	// GOROOT)/src, 157 MB in 11.5k files, packed with default options into
-	// 25.9 MB) those are the first 680,036 bytes (object table 229,560,
-	// names 447,268), which the head covers, so that opening it and
-	// listing it costs one request and at most the tables + 64 KiB.
-	// A 256 KiB head would cost four requests there: the names are read
-	// in 32 KiB pieces, each missing block one request. Smaller packages
-	// come whole in the head; for larger tables, raise it.
-	DefaultHeadSize = 704 << 10
+	// DefaultHeadSize is the size of the first request: 192 KiB. Opening
+	// a package reads its main header, section table, object table,
+	// names and object digests; for a package of the Go 1.26 source tree
+	// ($(go env GOROOT)/src, 157 MB in 11.5k files, packed with default
+	// options into 25.2 MB) those are the first 173,060 bytes (the tables
+	// compressed: 68,824 and 54,936 bytes), which the head covers, so that
+	// reading one small file costs two requests, the head and a 64 KiB
+	// block (or the file's own bytes). Tables stored raw (the reference's
+	// packages, pack.WithRawTables) take more requests: 680,036 bytes
+	// there, read in 64 KiB blocks, adjacent missing blocks of one read in
+	// one request. Smaller packages come whole in the head; for larger
+	// tables, raise it, or give the package a path index.
+	DefaultHeadSize = 192 << 10
 
 	// DefaultBlockSize is the unit of the cache and of the requests
 	// made for small reads.

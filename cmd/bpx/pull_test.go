@@ -123,8 +123,8 @@ func TestDiffURLLocal(t *testing.T) {
 
 // Issue 42, item 10 and goal 7: a launcher's check, bpx diff URL LOCAL
 // with LOCAL up to date, costs at most 2 requests and 128 KiB, however
-// large the package's tables: it read the head of 704 KiB (the tables of
-// a package of 11,000 files) and planned the pull in 2 requests more.
+// large the package's tables: it read the head of 704 KiB (then
+// remote.DefaultHeadSize: the tables of a package of 11,000 files) and planned the pull in 2 requests more.
 func TestDiffURLLocalUpToDate(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{}

@@ -2,14 +2,18 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gobpx/bpx/types/pack"
 )
 
 // TestURLs runs every command that reads a file on a URL of a loopback
@@ -150,5 +154,88 @@ func TestURLStalls(t *testing.T) {
 				t.Fatal("info of a stalling server still running after a minute")
 			}
 		})
+	}
+}
+
+// TestCatURLSmallAsset: a launcher or a mod manager that shows one small
+// asset of a package on a server (an icon) makes two requests, the head
+// and the asset, and reads at most 256 KiB beyond the asset, for a package
+// of 8,000 files whose object table and names take 720 KB raw (issue 42
+// item 10: a 3.5 KB PNG of the Go source tree's package cost 0.79 MB).
+func TestCatURLSmallAsset(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 8000 {
+		files[fmt.Sprintf("assets/some/deep/directory/levels/level%04d/file-with-a-long-name-%04d.txt", i/50, i)] = strings.Repeat(fmt.Sprint(i), 100)
+	}
+	icon := make([]byte, 3500)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range icon {
+		icon[i] = byte(rng.Uint32())
+	}
+	files["assets/icon.png"] = string(icon)
+	writeFiles(t, filepath.Join(dir, "game"), files)
+	www := filepath.Join(dir, "www")
+	os.Mkdir(www, 0o755)
+	pkg := filepath.Join(www, "game.bpx")
+	if r := runBPX(t, nil, "pack", "-q", "-o", pkg, filepath.Join(dir, "game")); r.Code != exitOK {
+		t.Fatalf("pack: %+v", r)
+	}
+	var sent, requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.FileServer(http.Dir(www)).ServeHTTP(countingWriter{w, &sent}, r)
+	}))
+	defer srv.Close()
+	res := runBPX(t, nil, "cat", srv.URL+"/game.bpx", "assets/icon.png")
+	if res.Code != exitOK || res.Stdout != string(icon) {
+		t.Fatalf("cat: code %d, %d bytes out, stderr %q", res.Code, len(res.Stdout), res.Stderr)
+	}
+	if n, max := sent.Load(), int64(len(icon))+256<<10; requests.Load() > 2 || n > max {
+		t.Errorf("cat: %d requests, %d bytes (at most 2 and %d)", requests.Load(), n, max)
+	}
+
+	// Tables stored raw (the reference's packages, an older bpx's) do not
+	// fit in the head: they come in one more request, whose end is
+	// rounded up to the remote reader's block, and the object in one
+	// more; not in one request a section, nor with a read-ahead of
+	// megabytes that a run of three reads started.
+	f, err := os.Create(filepath.Join(www, "raw.bpx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := pack.NewWriter(f, pack.WithRawTables())
+	if err := w.AddFS(os.DirFS(filepath.Join(dir, "game"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	p, err := pack.Open(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ot := p.Reader.FindSection(pack.SectionObjectTable)
+	dg := p.Reader.FindSection(pack.SectionDigests)
+	tables := int64(dg.Pointer) + int64(dg.CSize)
+	p.Close()
+	if ot.Compressed() || tables < 512<<10 {
+		t.Fatalf("raw tables end at %d (object table compressed: %v)", tables, ot.Compressed())
+	}
+	for _, args := range [][]string{{"cat", srv.URL + "/raw.bpx", "assets/icon.png"}, {"ls", srv.URL + "/raw.bpx"}} {
+		sent.Store(0)
+		requests.Store(0)
+		res = runBPX(t, nil, args...)
+		if res.Code != exitOK {
+			t.Fatalf("%v: %+v", args[0], res)
+		}
+		want, max := int64(2), (tables+64<<10)/(64<<10)*(64<<10)
+		if args[0] == "cat" {
+			want, max = 3, max+64<<10
+		}
+		if n := sent.Load(); requests.Load() > want || n > max {
+			t.Errorf("%s, raw tables: %d requests, %d bytes (at most %d and %d)", args[0], requests.Load(), n, want, max)
+		}
 	}
 }

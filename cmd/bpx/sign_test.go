@@ -427,7 +427,8 @@ func TestVerifyTrustedURLReadsOnce(t *testing.T) {
 	if r := runBPX(t, nil, "verify", "-q", "--trusted", f.trusted, srv.URL+"/one.bpx"); r.Code != exitOK {
 		t.Fatalf("verify --trusted URL: %+v", r)
 	}
-	// The head request (704 KiB) and the first blocks after it overlap.
+	// The head request (remote.DefaultHeadSize) and the first blocks
+	// after it overlap.
 	if got, limit := sent.Load(), fi.Size()+2<<20; got > limit {
 		t.Errorf("verify --trusted of a %d-byte package fetched %d bytes, want at most %d", fi.Size(), got, limit)
 	}

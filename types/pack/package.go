@@ -188,6 +188,9 @@ func newReader(r io.ReaderAt, size int64, opts ...Option) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.remote && rd.Header.Type == bpx.TypePackage {
+		prefetchTables(r, size, rd)
+	}
 	p, err := newPackage(rd, cfg)
 	if err != nil {
 		return nil, err
