@@ -79,7 +79,7 @@ type config struct {
 
 func newConfig(opts []Option) (config, error) {
 	c := config{
-		client:  http.DefaultClient,
+		client:  defaultClient(),
 		head:    DefaultHeadSize,
 		block:   DefaultBlockSize,
 		cache:   DefaultCacheSize,
@@ -108,8 +108,10 @@ func optionError(option string, value any, want string) error {
 	return fmt.Errorf("remote: %s(%v): %s", option, value, want)
 }
 
-// WithClient sets the HTTP client that sends the requests (default
-// http.DefaultClient). Its Transport's connections stay the client's:
+// WithClient sets the HTTP client that sends the requests (default: one
+// like http.DefaultClient, over a copy of http.DefaultTransport that keeps
+// 32 idle connections to a host rather than 2, so that requests made at
+// once reuse their connections). Its Transport's connections stay the client's:
 // File.Close does not close them. c must not be nil. The File uses a copy
 // of c whose CheckRedirect applies the package's rules on redirects (see
 // the package doc) before c's own CheckRedirect, if any; c's Timeout, if
