@@ -133,9 +133,10 @@ if [ -n "${GAME_DIR:-}" ]; then
 		pack "$work/game-new" "$work/gnew"
 		row "game data ($style): 20 changed, 100 added, 10 removed, packed anew" "$work/gold.bpx" "$work/gnew.bpx" "$work/gold.zip" "$work/gnew.zip"
 		cp "$work/gold.bpx" "$work/gedit.bpx"
-		(cd "$work/game-new" && sed 's|$|.new|' "$work/copied" | cat - "$work/changed" | sed 's|^\./||' |
-			xargs "$bpx" add "$work/gedit.bpx" >/dev/null)
-		sed 's|^\./||' "$work/removed" | xargs "$bpx" rm "$work/gedit.bpx" >/dev/null
+		# Names may hold spaces (SuperTuxKart's do): one a line, NUL-ended.
+		(cd "$work/game-new" && sed 's|$|.new|' "$work/copied" | cat - "$work/changed" | sed 's|^\./||' | tr '\n' '\0' |
+			xargs -0 "$bpx" add "$work/gedit.bpx" >/dev/null)
+		sed 's|^\./||' "$work/removed" | tr '\n' '\0' | xargs -0 "$bpx" rm "$work/gedit.bpx" >/dev/null
 		row "game data ($style): the same change made with bpx add and rm" "$work/gold.bpx" "$work/gedit.bpx" "$work/gold.zip" "$work/gnew.zip"
 	done
 fi
