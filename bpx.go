@@ -80,7 +80,9 @@ This package is meant to read untrusted files. No input makes it panic,
 hang, or allocate more than the limits below or the file's own size allow:
 
   - Section count: at most DefaultMaxSections (WithMaxSections), and the
-    table must fit in the file.
+    table must fit in the file. A Reader keeps about 90 bytes a section
+    (its 24-byte table entry and state) while it lives: 88 MB for a file
+    of a million sections, whose table takes 24 MB.
   - Section size: at most DefaultMaxSectionSize bytes uncompressed
     (WithMaxSectionSize). A raw section must lie inside the file. Data
     grows its buffer as decompressed bytes arrive instead of trusting USize,
