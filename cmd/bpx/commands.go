@@ -107,9 +107,10 @@ xargs -0; --json keeps names exact too. With --trusted, the package and
 each -L mod must be signed by a key of the trusted-keys file KEYS, and
 their tables match what it signed, else nothing is listed.
 
-With DIR, ls lists that directory of the package's tree instead, sorted by
-name, subdirectories with a trailing slash (-l shows "dir" for their size,
---json their path with the slash). A package with a path index lists a
+With DIR, ls lists that directory of the package's tree instead (with -L,
+of the layered tree), sorted by name, subdirectories with a trailing slash
+(-l shows "dir" for their size, --json their path with the slash). A
+package with a path index lists a
 directory without reading the object table and the strings: over HTTP, a
 directory of 1,000 files of a package of a million costs a request or two.`,
 	Memory: quickMemory,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 
@@ -51,10 +52,7 @@ func (f *lsFlags) run(e *env, pos []string) int {
 		return e.fail(err)
 	}
 	if len(f.layers) > 0 {
-		if len(pos) == 2 {
-			return e.usageError("DIR and -L do not go together")
-		}
-		return f.runLayered(e, pos[0], ring)
+		return f.runLayered(e, pos[0], pos[1:], ring)
 	}
 	p, err := openTrusted(pos[0], ring)
 	if err != nil {
@@ -141,8 +139,9 @@ func appendPadded(b []byte, v uint64, width int) []byte {
 }
 
 // runLayered lists the files the stack of PACKAGE and the -L mods shows,
-// in path order: -l gives their sizes, --json path and size.
-func (f *lsFlags) runLayered(e *env, base string, trusted *sign.KeyRing) int {
+// in path order, or with dir (one at most) that directory of the stack:
+// -l gives their sizes, --json path and size.
+func (f *lsFlags) runLayered(e *env, base string, dir []string, trusted *sign.KeyRing) int {
 	l, err := openLayered(base, f.layers, trusted)
 	if err != nil {
 		return e.fail(err)
@@ -150,6 +149,12 @@ func (f *lsFlags) runLayered(e *env, base string, trusted *sign.KeyRing) int {
 	defer l.Close()
 	out := bufio.NewWriterSize(e.Stdout, 64<<10)
 	defer out.Flush()
+	if len(dir) == 1 {
+		if err := f.listLayeredDir(out, l.fs, dir[0]); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
 	var list []layeredEntry
 	var line []byte
 	err = fs.WalkDir(l.fs, ".", func(name string, d fs.DirEntry, err error) error {
@@ -192,6 +197,63 @@ func (f *lsFlags) runLayered(e *env, base string, trusted *sign.KeyRing) int {
 type layeredEntry struct {
 	Path string `json:"path"`
 	Size int64  `json:"size"`
+}
+
+// listLayeredDir lists directory dir of the layered tree fsys as listDir
+// lists a package's: sorted by name, subdirectories with a trailing slash,
+// -l with the files' sizes ("dir" for a subdirectory), --json with path
+// and size.
+func (f *lsFlags) listLayeredDir(out io.Writer, fsys fs.FS, dir string) error {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return err
+	}
+	prefix := ""
+	if dir != "." {
+		prefix = dir + "/"
+	}
+	list := make([]layeredEntry, 0, len(ents))
+	var line []byte
+	for _, d := range ents {
+		var size int64
+		if !d.IsDir() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			size = fi.Size()
+		}
+		if f.json {
+			en := layeredEntry{prefix + d.Name(), size}
+			if d.IsDir() {
+				en.Path += "/"
+			}
+			list = append(list, en)
+			continue
+		}
+		line = line[:0]
+		if f.long {
+			if d.IsDir() {
+				line = fmt.Appendf(line, "%12s", "dir")
+			} else {
+				line = appendPadded(line, uint64(size), 12)
+			}
+			line = append(line, ' ', ' ')
+		}
+		line = f.appendName(line, d.Name(), false)
+		if d.IsDir() {
+			line = append(line, '/')
+		}
+		if _, err := out.Write(append(line, f.end())); err != nil {
+			return err
+		}
+	}
+	if !f.json {
+		return nil
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(list)
 }
 
 // listDir lists directory dir of p's tree, through its path index when it

@@ -75,3 +75,45 @@ func TestModWorkflow(t *testing.T) {
 		t.Errorf("ls -L --json: %s", r.Stdout)
 	}
 }
+
+// TestLsLayeredDir: bpx ls -L MOD BASE DIR lists that directory of the
+// layered tree, as bpx ls BASE DIR lists one of a package (issue 43 item
+// 3: it was refused).
+func TestLsLayeredDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "base"), map[string]string{"a/x.txt": "x", "a/sub/s": "s", "b.txt": "bb"})
+	writeFiles(t, filepath.Join(dir, "mod"), map[string]string{"a/y.txt": "yyy", "a/x.txt": "modded"})
+	base, mod := filepath.Join(dir, "base.bpx"), filepath.Join(dir, "mod.bpx")
+	for _, args := range [][]string{{"pack", "-q", "-o", base, filepath.Join(dir, "base")}, {"pack", "-q", "-o", mod, filepath.Join(dir, "mod")}} {
+		if r := runBPX(t, nil, args...); r.Code != exitOK {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"a"}, "sub/\nx.txt\ny.txt\n"},
+		{[]string{"-l", "."}, "         dir  a/\n           2  b.txt\n"},
+		{[]string{"-l", "a"}, "         dir  sub/\n           6  x.txt\n           3  y.txt\n"},
+		{[]string{"-0", "a"}, "sub/\x00x.txt\x00y.txt\x00"},
+		{[]string{"--json", "a"}, `[{"path":"a/sub/","size":0},{"path":"a/x.txt","size":6},{"path":"a/y.txt","size":3}]`},
+	} {
+		r := runBPX(t, nil, append(append([]string{"ls"}, c.args[:len(c.args)-1]...), "-L", mod, base, c.args[len(c.args)-1])...)
+		got := r.Stdout
+		if c.args[0] == "--json" {
+			var v any
+			if err := json.Unmarshal([]byte(got), &v); err != nil {
+				t.Fatalf("%v: %v", c.args, err)
+			}
+			b, _ := json.Marshal(v)
+			got = string(b)
+		}
+		if r.Code != exitOK || got != c.want {
+			t.Errorf("ls %v -L: code %d, %q, want %q (stderr %q)", c.args, r.Code, got, c.want, r.Stderr)
+		}
+	}
+	if r := runBPX(t, nil, "ls", "-L", mod, base, "nope"); r.Code != exitFail || !strings.Contains(r.Stderr, "nope") {
+		t.Errorf("ls -L of a missing directory: %+v", r)
+	}
+}
