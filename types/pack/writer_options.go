@@ -190,8 +190,8 @@ func WithMaxSections(n int) WriterOption {
 // trees that differ by a small change then share every section and block
 // that holds none of it, byte for byte, and a pull between them (package
 // pull) downloads little more than the changed files: for SuperTuxKart's
-// data with 20 files changed, 100 added and 10 removed, 1.29 times their
-// stored size, against 1.46 times without (bench/pull.sh). Smaller
+// data with 20 files changed, 100 added and 10 removed, 1.46 times their
+// stored size, against 1.69 times without (bench/pull.sh). Smaller
 // sections and blocks cost compression: +0.2% on that game's data, +7% on
 // Go source. Off by default.
 func WithStableSections() WriterOption {
