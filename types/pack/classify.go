@@ -1,21 +1,28 @@
 package pack
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io"
 	"io/fs"
 	"math"
 	"runtime"
 	"sync"
+	"unicode/utf8"
 )
 
-// A Writer sorts the objects it stores into two kinds of data sections:
+// A Writer sorts the objects it stores into three kinds of data sections:
 // compressed sections, for objects whose bytes compress, and stored (raw)
 // sections, for those that do not: PNG, JPEG and OGG files, archives,
 // anything already compressed. LZMA spends as much time on bytes it cannot
 // shrink as on others, both ways, and an object read from a stored section
 // costs one ReadAt of its own bytes, checked against its digest, with no
-// decoder and no section-sized buffer.
+// decoder and no section-sized buffer. Text (configuration, scripts,
+// shaders, XML: bytes with no NUL that are UTF-8) gets compressed sections
+// of its own, first in the file: a game reads all of it at startup, and
+// among its meshes, reading it decoded most of the package's compressed
+// bytes (SuperTuxKart's 1,141 text files, 32 MB, read 4.8 times as long as
+// from a zip; in sections of their own 1.1 times).
 //
 // The decision is made from the object's first sampleSize bytes, measured,
 // never from its name: an estimate of what an LZ coder with an entropy
@@ -50,7 +57,27 @@ const (
 	classUnknown  objClass = iota // not yet decided (the first bytes are buffered)
 	classCompress                 // compressed sections
 	classStore                    // stored (raw) sections
+	classText                     // compressed sections of text
 )
+
+// The Writer's streams of data sections, one a class (see streamOf).
+const (
+	streamCompress = iota
+	streamStore
+	streamText
+	numStreams
+)
+
+// streamOf returns the stream of the sections of class c.
+func streamOf(c objClass) int {
+	switch c {
+	case classStore:
+		return streamStore
+	case classText:
+		return streamText
+	}
+	return streamCompress
+}
 
 // classify returns the class of an object whose first bytes are sample:
 // its whole content unless more is true.
@@ -63,16 +90,45 @@ const (
 // shrinks by only 0.5 MB, and every read of them then pays LZMA's
 // decoding: the second half stores them.
 func classify(sample []byte, more bool) objClass {
+	text := isText(sample, more)
 	if len(sample) < minSample {
+		if text {
+			return classText
+		}
 		return classCompress
+	}
+	half := sample
+	if more {
+		half = sample[len(sample)/2:]
+	}
+	switch {
+	case estimateRatio(half) >= storeRatio:
+		return classStore
+	case text:
+		return classText
+	}
+	return classCompress
+}
+
+// isText reports whether sample, an object's first bytes (all of them
+// unless more), is text: not empty, no NUL byte, and UTF-8 but for a rune
+// that more cuts at its end.
+func isText(sample []byte, more bool) bool {
+	if len(sample) == 0 || bytes.IndexByte(sample, 0) >= 0 {
+		return false
 	}
 	if more {
-		sample = sample[len(sample)/2:]
+		// Drop the bytes of a rune the sample's end cuts: at most 3.
+		for i := len(sample) - 1; i >= 0 && i >= len(sample)-3; i-- {
+			if utf8.RuneStart(sample[i]) {
+				if !utf8.FullRune(sample[i:]) {
+					sample = sample[:i]
+				}
+				break
+			}
+		}
 	}
-	if estimateRatio(sample) < storeRatio {
-		return classCompress
-	}
-	return classStore
+	return utf8.Valid(sample)
 }
 
 // estimateRatio estimates the compressed size of b as a fraction of its
@@ -147,8 +203,7 @@ func classifyFiles(fsys fs.FS, files []treeFile) {
 			for {
 				next.Lock()
 				for i < len(files) && files[i].size < minSample {
-					files[i].class = classCompress
-					i++
+					i++ // classified from its bytes when written
 				}
 				if i == len(files) {
 					next.Unlock()

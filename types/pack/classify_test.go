@@ -44,7 +44,12 @@ func TestClassify(t *testing.T) {
 		b    []byte
 		want objClass
 	}{
-		{"text", text, classCompress},
+		{"text", text, classText},
+		{"text shorter than minSample", text[:100], classText},
+		// The sample's end cuts "é" (2 bytes) after its first byte.
+		{"text cut in a rune", append(bytes.Repeat([]byte("a"), sampleSize-1), "é and more"...), classText},
+		{"text with an invalid byte", append(bytes.Clone(text[:5000]), 0xE9, ' '), classCompress},
+		{"UTF-16 text", []byte(strings.Repeat("h\x00i\x00 \x00", 3000)), classCompress},
 		{"mesh", mesh, classCompress},
 		{"random bytes", noiseOf(1, 100_000), classStore},
 		{"deflated bytes", deflated(200_000), classStore},
@@ -171,5 +176,59 @@ func TestStoredObjectChecked(t *testing.T) {
 	}
 	if _, err := fs.ReadFile(p, name); !errors.Is(err, bpx.ErrChecksum) {
 		t.Errorf("read after the change: %v, want ErrChecksum", err)
+	}
+}
+
+// TestTextSections: text objects get compressed sections of their own,
+// before the other data sections, whatever the order they are added in:
+// reading a game's text at startup decodes no mesh (issue 43 goal 1).
+// Small text files too (they were put with their neighbours unmeasured).
+func TestTextSections(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 60 {
+		mesh := make([]byte, 20_000+i*500)
+		for j := range mesh {
+			mesh[j] = byte(j % 12 * (j / 4096))
+		}
+		m[fmt.Sprintf("level%02d/mesh.spm", i)] = &fstest.MapFile{Data: mesh}
+		m[fmt.Sprintf("level%02d/scene.xml", i)] = &fstest.MapFile{Data: bytes.Repeat(fmt.Appendf(nil, "<node id=\"%d\"/>\n", i), 50+i*40)}
+		m[fmt.Sprintf("level%02d/tiny.cfg", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, "name = level %d\n", i)}
+		m[fmt.Sprintf("level%02d/icon.png", i)] = &fstest.MapFile{Data: noiseOf(byte(i), 3000+i*100)}
+	}
+	for _, opts := range [][]WriterOption{nil, {WithSectionSize(64 << 10)}, {WithStableSections()}} {
+		p := openBytes(t, pkgBytes(t, m, opts...))
+		kind := map[int]string{} // section: "text" or "other"
+		firstOther, lastText := len(p.Reader.Sections), -1
+		for _, o := range p.Objects() {
+			if o.Size == 0 {
+				continue
+			}
+			k := "other"
+			if strings.HasSuffix(o.Name, ".xml") || strings.HasSuffix(o.Name, ".cfg") {
+				k = "text"
+			}
+			rem, off := o.Size, uint64(o.Offset)
+			for s := int(o.Start); rem > 0; s++ { // the sections the object spans
+				rem -= min(rem, p.secSize[s]-off)
+				off = 0
+				if prev, ok := kind[s]; ok && prev != k {
+					t.Fatalf("%v: section %d holds text and other objects (%s)", opts, s, o.Name)
+				}
+				kind[s] = k
+				if k == "text" {
+					lastText = max(lastText, s)
+				} else {
+					firstOther = min(firstOther, s)
+				}
+			}
+		}
+		if lastText < 0 || lastText > firstOther {
+			t.Errorf("%v: text sections end at %d, others start at %d", opts, lastText, firstOther)
+		}
+		for name, f := range m {
+			if got, err := fs.ReadFile(p, name); err != nil || !bytes.Equal(got, f.Data) {
+				t.Fatalf("%v: %s: %v", opts, name, err)
+			}
+		}
 	}
 }

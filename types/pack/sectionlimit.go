@@ -73,11 +73,11 @@ func layoutSections(sizes []int64, sec, large int64, open bool, curSize int64) i
 	return n
 }
 
-// layoutClasses is layoutSections for the objects of both classes,
-// sizes[0] compressed and sizes[1] stored, with the section size c.
-func (w *Writer) layoutClasses(sizes [2][]int64, c writerConfig) int64 {
+// layoutClasses is layoutSections for the objects of every stream,
+// sizes[i] those of stream i (see streamOf), with the section size c.
+func (w *Writer) layoutClasses(sizes [numStreams][]int64, c writerConfig) int64 {
 	var n int64
-	for i, cl := range []objClass{classCompress, classStore} {
+	for i, cl := range []objClass{streamCompress: classCompress, streamStore: classStore, streamText: classText} {
 		st := &w.streams[i]
 		n += layoutSections(sizes[i], c.classSectionSize(cl), c.largeObject(cl), st.cur != nil, st.curSize)
 	}
@@ -89,7 +89,7 @@ func (w *Writer) layoutClasses(sizes [2][]int64, c writerConfig) int64 {
 // smallest size that does, found by bisection (the count shrinks as the
 // size grows, give or take a section at the edges, which Close's joining
 // absorbs).
-func (w *Writer) growSectionSize(sizes [2][]int64, budget int64) {
+func (w *Writer) growSectionSize(sizes [numStreams][]int64, budget int64) {
 	count := func(sec int64) int64 {
 		c := w.cfg
 		c.sectionSize = sec
@@ -127,21 +127,18 @@ func (w *Writer) fitFiles(fsys fs.FS, files []treeFile, others int) {
 	}
 	// The object table, strings and metadata come first.
 	budget := int64(m - 3 - others - len(w.order))
-	var sizes [2][]int64
+	var sizes [numStreams][]int64
 	for _, f := range files {
-		sizes[0] = append(sizes[0], f.size)
+		sizes[streamCompress] = append(sizes[streamCompress], f.size)
 	}
 	if budget > 0 && w.layoutClasses(sizes, w.cfg) <= budget {
 		return
 	}
 	if w.classifies() {
 		classifyFiles(fsys, files)
-		sizes = [2][]int64{}
+		sizes = [numStreams][]int64{}
 		for _, f := range files {
-			i := 0
-			if f.class == classStore {
-				i = 1
-			}
+			i := streamOf(f.class)
 			sizes[i] = append(sizes[i], f.size)
 		}
 	}

@@ -56,11 +56,12 @@ type Writer struct {
 	cfg writerConfig
 	ext TypeExt
 
-	// The data sections are written to two temporary containers as they
-	// fill: compressed sections and stored ones (see classify.go). order
-	// numbers them together, in the order they were started: the Start of
-	// a table entry is that number until Close.
-	streams [2]dataStream
+	// The data sections are written to temporary containers as they
+	// fill, one a stream: compressed sections, stored ones and compressed
+	// text (see classify.go). order numbers them together, in the order
+	// they were started: the Start of a table entry is that number until
+	// Close.
+	streams [numStreams]dataStream
 	order   []secRef
 	head    []byte // the first bytes of an object of undecided class
 	names   bpxstrings.Builder
@@ -113,7 +114,9 @@ type objState struct {
 // CreateSized, AddFS or Close.
 func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 	pw := &Writer{dst: w, ext: TypeExt{Arch: ArchAny, Platform: PlatformAny, Generator: GeneratorGoBPX}}
-	pw.streams[0].curIdx, pw.streams[1].curIdx = -1, -1
+	for i := range pw.streams {
+		pw.streams[i].curIdx = -1
+	}
 	pw.cfg, pw.err = newWriterConfig(opts)
 	return pw
 }
@@ -186,7 +189,7 @@ func (w *Writer) create(name string, size int64, c objClass) (io.Writer, error) 
 	w.obj = &objState{gen: gen, name: off, path: name, expect: size}
 	w.head = w.head[:0]
 	switch {
-	case !w.classifies() || (size >= 0 && size < minSample):
+	case !w.classifies():
 		w.route(classCompress, size)
 	case c != classUnknown:
 		w.route(c, size)
@@ -236,12 +239,7 @@ func (w *Writer) route(c objClass, size int64) {
 }
 
 // stream returns the dataStream of class c.
-func (w *Writer) stream(c objClass) *dataStream {
-	if c == classStore {
-		return &w.streams[1]
-	}
-	return &w.streams[0]
-}
+func (w *Writer) stream(c objClass) *dataStream { return &w.streams[streamOf(c)] }
 
 // addName checks name for op and adds it to the strings, returning its
 // string pointer.
@@ -287,7 +285,7 @@ func (w *Writer) tmpWriter(i int) (*bpx.Writer, error) {
 		bpx.WithMemoryLimit(w.cfg.memoryLimit),
 		bpx.WithSpoolThreshold(min(w.cfg.sectionSize+w.cfg.sectionSize/8, 8<<20)),
 	}
-	if i == 1 {
+	if i == streamStore {
 		opts = []bpx.WriterOption{bpx.WithMemoryLimit(0), bpx.WithSpoolThreshold(256 << 10)}
 	}
 	if w.cfg.concurrency > 0 {
@@ -305,10 +303,10 @@ func (w *Writer) tmpWriter(i int) (*bpx.Writer, error) {
 
 // newSection starts the next section of the current object's stream.
 func (w *Writer) newSection(c objClass) error {
-	i := 0
+	i := streamOf(c)
 	opts := w.dataOptions()
-	if c == classStore {
-		i, opts = 1, storedOptions(opts)
+	if i == streamStore {
+		opts = storedOptions(opts)
 	}
 	bw, err := w.tmpWriter(i)
 	if err != nil {
@@ -421,12 +419,11 @@ func (w *Writer) finishObject() error {
 		return w.fail(fmt.Errorf("pack: object written with %d bytes, declared %d: %w", ob.size, ob.expect, io.ErrShortWrite))
 	}
 	if !ob.started { // empty: point at the current position, as the reference does
-		st := &w.streams[0]
-		if st.curIdx < 0 {
-			st = &w.streams[1]
-		}
-		if st.curIdx >= 0 {
-			ob.start, ob.offset = uint32(st.curIdx), uint32(st.curSize)
+		for _, i := range []int{streamCompress, streamText, streamStore} {
+			if st := &w.streams[i]; st.curIdx >= 0 {
+				ob.start, ob.offset = uint32(st.curIdx), uint32(st.curSize)
+				break
+			}
 		}
 	}
 	var e [ObjectEntrySize]byte
@@ -555,7 +552,7 @@ func (w *Writer) finishData() ([]tempSection, error) {
 	}
 	w.obj = &objState{gen: -1}
 	w.err = errors.New("pack: Writer closed")
-	var rds [2]*bpx.Reader
+	var rds [numStreams]*bpx.Reader
 	for i := range w.streams {
 		st := &w.streams[i]
 		if st.bw == nil {
@@ -577,7 +574,7 @@ func (w *Writer) finishData() ([]tempSection, error) {
 	}
 	secs := make([]tempSection, len(w.order))
 	for g, r := range w.order {
-		secs[g] = tempSection{s: rds[r.stream].Sections[r.index], stored: r.stream == 1}
+		secs[g] = tempSection{s: rds[r.stream].Sections[r.index], stream: r.stream}
 	}
 	return secs, nil
 }
@@ -585,21 +582,22 @@ func (w *Writer) finishData() ([]tempSection, error) {
 // tempSection is a data section of a Writer's temporary containers.
 type tempSection struct {
 	s      *bpx.Section
-	stored bool // a stored section (see classify.go)
+	stream int // streamCompress, streamStore or streamText (see classify.go)
 }
 
-// dataParts returns the data parts of the temporary sections secs:
-// compressed sections first, then stored ones, each kind in the order
+// dataParts returns the data parts of the temporary sections secs: text
+// sections first (what a game reads at startup, next to the tables), then
+// the other compressed ones, then stored ones, each kind in the order
 // written (so that neighbours of a kind may be joined); and the part of
 // each section.
 func dataParts(secs []tempSection) ([]dataPart, []int) {
 	parts := make([]dataPart, 0, len(secs))
 	partOf := make([]int, len(secs))
-	for _, stored := range []bool{false, true} {
+	for _, stream := range []int{streamText, streamCompress, streamStore} {
 		for i, t := range secs {
-			if t.stored == stored {
+			if t.stream == stream {
 				partOf[i] = len(parts)
-				parts = append(parts, dataPart{s: t.s, size: uint64(t.s.USize), stored: stored})
+				parts = append(parts, dataPart{s: t.s, size: uint64(t.s.USize), stored: stream == streamStore})
 			}
 		}
 	}
