@@ -27,7 +27,7 @@ func otherSections(t *testing.T, name string) []string {
 	var out []string
 	for _, s := range rc.Sections {
 		switch s.Type {
-		case 1, 2, 0xF1, 0xFE, 0xFF: // data, object table, object digests, metadata, strings
+		case 1, 2, 0xF1, 0xF4, 0xFE, 0xFF: // data, object table, object digests, times, metadata, strings
 			continue
 		}
 		b, err := io.ReadAll(s.OpenRaw())

@@ -182,7 +182,10 @@ func TestCatURLSmallAsset(t *testing.T) {
 		t.Fatalf("pack: %+v", r)
 	}
 	var sent, requests atomic.Int64
+	var inflight sync.WaitGroup // a handler may count its last bytes after the client has them
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inflight.Add(1)
+		defer inflight.Done()
 		requests.Add(1)
 		http.FileServer(http.Dir(www)).ServeHTTP(countingWriter{w, &sent}, r)
 	}))
@@ -224,6 +227,7 @@ func TestCatURLSmallAsset(t *testing.T) {
 		t.Fatalf("raw tables end at %d (object table compressed: %v)", tables, ot.Compressed())
 	}
 	for _, args := range [][]string{{"cat", srv.URL + "/raw.bpx", "assets/icon.png"}, {"ls", srv.URL + "/raw.bpx"}} {
+		inflight.Wait()
 		sent.Store(0)
 		requests.Store(0)
 		res = runBPX(t, nil, args...)

@@ -107,16 +107,21 @@ type addSink interface {
 	// createFile starts the object name of size bytes, as CreateSized,
 	// and returns its writer and the entry it becomes.
 	createFile(f treeFile) (io.Writer, editEntry, error)
-	// linkFile adds the object name, sharing the bytes of the entry to.
-	linkFile(name string, to editEntry) error
+	// linkFile adds the object f.name, sharing the bytes of the entry to.
+	linkFile(f treeFile, to editEntry) error
 }
 
 func (w *Writer) createFile(f treeFile) (io.Writer, editEntry, error) {
 	ow, err := w.create(f.name, f.size, f.class)
+	if err == nil {
+		w.obj.mtime = unixTime(f.mod)
+	}
 	return ow, editEntry{base: -1, fresh: len(w.table) / ObjectEntrySize}, err
 }
 
-func (w *Writer) linkFile(name string, to editEntry) error { return w.link(name, to.fresh) }
+func (w *Writer) linkFile(f treeFile, to editEntry) error {
+	return w.link(f.name, to.fresh, unixTime(f.mod))
+}
 
 // addFiles adds the files of fsys to s, whose bytes w writes, storing
 // each distinct content once; files whose size no other file has (nor an
@@ -202,7 +207,7 @@ func (d *dedup) add(f treeFile) error {
 			}
 		}
 		if e, ok := d.target(key); ok {
-			if err := d.sink.linkFile(f.name, e); err != nil {
+			if err := d.sink.linkFile(f, e); err != nil {
 				return err
 			}
 			if e.base >= 0 {
@@ -285,8 +290,9 @@ func (w *Writer) progress(name string, n int64) {
 	}
 }
 
-// link adds an object named name that shares the bytes of table entry e.
-func (w *Writer) link(name string, e int) error {
+// link adds an object named name, of time mtime, that shares the bytes of
+// table entry e.
+func (w *Writer) link(name string, e int, mtime int64) error {
 	if err := w.finishObject(); err != nil {
 		return err
 	}
@@ -297,6 +303,7 @@ func (w *Writer) link(name string, e int) error {
 	src := w.table[e*ObjectEntrySize : (e+1)*ObjectEntrySize]
 	w.table = append(w.table, src...)
 	w.sums = append(w.sums, w.sums[e])
+	w.times = append(w.times, mtime)
 	binary.LittleEndian.PutUint32(w.table[len(w.table)-ObjectEntrySize+8:], off)
 	return nil
 }

@@ -59,13 +59,22 @@ func objectDigest(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 // marshalDigests returns the SectionDigests bytes of digests for the object
 // table table.
 func marshalDigests(table []byte, digests []uint32) []byte {
-	b := make([]byte, digestHeaderSize, digestHeaderSize+4*len(digests))
-	b[0] = digestAlgCRC32C
-	binary.LittleEndian.PutUint32(b[4:], objectDigest(table))
-	binary.LittleEndian.PutUint32(b[8:], uint32(len(digests)))
+	b := tableListHeader(digestAlgCRC32C, table, len(digests), 4)
 	for _, d := range digests {
 		b = binary.LittleEndian.AppendUint32(b, d)
 	}
+	return b
+}
+
+// tableListHeader returns the 12-byte header of a list of n entries of
+// size bytes each, one per object of the object table table, with room
+// for the entries: the kind byte, 3 bytes 0, the table's CRC-32C and n
+// (see SectionDigests and SectionModTimes).
+func tableListHeader(kind byte, table []byte, n, size int) []byte {
+	b := make([]byte, 12, 12+size*n)
+	b[0] = kind
+	binary.LittleEndian.PutUint32(b[4:], objectDigest(table))
+	binary.LittleEndian.PutUint32(b[8:], uint32(n))
 	return b
 }
 

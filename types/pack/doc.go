@@ -51,6 +51,12 @@
 // the chunks of each section right after decoding it, so that the second
 // read comes from the cache (over HTTP, each byte is fetched about once).
 //
+// The files of the fs.FS have the modification times of the files AddFS
+// packed (SectionModTimes, 8 bytes per object, read at the first ModTime
+// that asks), and Unpack gives them to the files it writes; directories,
+// objects written with Create, and packages of other writers have the
+// zero time.
+//
 // Decompressed sections go through a cache bounded in bytes (WithCacheSize),
 // so reading all objects in any order costs about one decompression per
 // section. A package written by this package also holds the CRC-32C of

@@ -77,6 +77,8 @@ type Editor struct {
 // entry in nw's table). Writer.AddFS knows its objects so too (fresh).
 type editEntry struct {
 	base, fresh int
+	timed       bool  // mtime is the file's time, not its entry's
+	mtime       int64 // see SectionModTimes
 }
 
 // ErrNotEditable is returned by NewEditor (through the Editor's calls) for a
@@ -179,7 +181,7 @@ var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", Se
 // isPackageSection reports whether t is a section type that the Editor
 // writes itself; the others it copies as they are.
 func isPackageSection(t uint8) bool {
-	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex || t == SectionChunkDigests
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex || t == SectionChunkDigests || t == SectionModTimes
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -505,6 +507,16 @@ func (e *Editor) Close() error {
 	if indexed {
 		head++
 	}
+	// The times follow the digests when an object of the result may have
+	// one (if none has after all, the plan counted one section too many).
+	srcTimes := p.modTimes()
+	withTimes := anyTime(srcTimes) || anyTime(e.nw.times)
+	for _, en := range ents {
+		withTimes = withTimes || en.timed && en.mtime != noTime
+	}
+	if withTimes {
+		head++
+	}
 	// With Compact, sections holding dead bytes keep only their live
 	// ranges: an object continuing from the previous section still starts
 	// at offset 0 and one continuing into the next still ends at the end,
@@ -553,6 +565,7 @@ func (e *Editor) Close() error {
 	if chunks {
 		tail++
 	}
+
 	limit := 0
 	if m := e.nw.cfg.contentSections(); m > 0 {
 		if limit = m - head - tail; limit < 1 && (limit < 0 || len(parts) > 0) {
@@ -567,9 +580,10 @@ func (e *Editor) Close() error {
 	var strs bpxstrings.Builder
 	table := make([]byte, 0, (len(names)+len(e.keep))*ObjectEntrySize)
 	var sums []uint32
+	var times []int64
 	// The valid names are distinct (they key e.files): no index of them.
 	strs.Grow(tableBytes - (len(names)+len(e.keep))*ObjectEntrySize)
-	entry := func(name string, size uint64, start, offset uint32, sum uint32) error {
+	entry := func(name string, size uint64, start, offset uint32, sum uint32, mtime int64) error {
 		add := strs.AddNew
 		if len(table)/ObjectEntrySize >= len(names) {
 			add = strs.Add // the objects kept as they are, whose names may repeat
@@ -579,6 +593,7 @@ func (e *Editor) Close() error {
 			return err
 		}
 		sums = append(sums, sum)
+		times = append(times, mtime)
 		table = binary.LittleEndian.AppendUint64(table, size)
 		table = binary.LittleEndian.AppendUint32(table, off)
 		table = binary.LittleEndian.AppendUint32(table, start)
@@ -590,7 +605,7 @@ func (e *Editor) Close() error {
 		g, o := pl.pos(i, off)
 		return uint32(head + g), uint32(o)
 	}
-	baseEntry := func(name string, i int) error {
+	baseEntry := func(name string, i int, mtime int64, timed bool) error {
 		o := &p.objects[i]
 		start, offset := uint32(head), uint32(0) // an empty object points anywhere valid
 		if sg := &first[i]; sg.n > 0 {
@@ -604,7 +619,13 @@ func (e *Editor) Close() error {
 		if srcSums != nil {
 			sum = srcSums[i]
 		}
-		return entry(name, o.Size, start, offset, sum)
+		if !timed {
+			mtime = noTime
+			if srcTimes != nil {
+				mtime = srcTimes[i]
+			}
+		}
+		return entry(name, o.Size, start, offset, sum, mtime)
 	}
 	for k, n := range names {
 		en := ents[k]
@@ -615,16 +636,20 @@ func (e *Editor) Close() error {
 			if idx := int(binary.LittleEndian.Uint32(f[12:])); idx < len(rdNew) {
 				start, offset = at(kept+newPartOf[idx], uint64(binary.LittleEndian.Uint32(f[16:])))
 			}
-			err = entry(n, binary.LittleEndian.Uint64(f), start, offset, e.nw.sums[en.fresh])
+			mtime := e.nw.times[en.fresh]
+			if en.timed {
+				mtime = en.mtime
+			}
+			err = entry(n, binary.LittleEndian.Uint64(f), start, offset, e.nw.sums[en.fresh], mtime)
 		} else {
-			err = baseEntry(n, en.base)
+			err = baseEntry(n, en.base, en.mtime, en.timed)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	for _, i := range e.keep {
-		if err := baseEntry(p.objects[i].Name, i); err != nil {
+		if err := baseEntry(p.objects[i].Name, i, 0, false); err != nil {
 			return err
 		}
 	}
@@ -659,6 +684,9 @@ func (e *Editor) Close() error {
 	}
 	if err == nil && withSums {
 		err = bw.WriteSection(SectionDigests, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, marshalDigests(table, sums))
+	}
+	if err == nil && withTimes {
+		err = bw.WriteSection(SectionModTimes, tables, marshalModTimes(table, times))
 	}
 	if err == nil {
 		err = pl.write(bw, e.nw.dataOptions())

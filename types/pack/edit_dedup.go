@@ -53,14 +53,17 @@ func (e *Editor) AddFS(fsys fs.FS, paths ...string) error {
 
 func (e *Editor) createFile(f treeFile) (io.Writer, editEntry, error) {
 	w, err := e.create(f.name, f.size, f.class)
+	if err == nil {
+		e.nw.obj.mtime = unixTime(f.mod)
+	}
 	return w, editEntry{base: -1, fresh: len(e.nw.table) / ObjectEntrySize}, err
 }
 
-func (e *Editor) linkFile(name string, to editEntry) error {
-	if err := e.creatable(name); err != nil {
+func (e *Editor) linkFile(f treeFile, to editEntry) error {
+	if err := e.creatable(f.name); err != nil {
 		return err
 	}
-	e.put(name, editEntry{base: to.base, fresh: to.fresh})
+	e.put(f.name, editEntry{base: to.base, fresh: to.fresh, timed: true, mtime: unixTime(f.mod)})
 	return nil
 }
 

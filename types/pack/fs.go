@@ -197,8 +197,8 @@ func (p *Package) info(e fsEntry) *fileInfo {
 	return fi
 }
 
-// fileInfo describes an object (0444) or a synthesized directory (0555),
-// like embed's files: no modification time.
+// fileInfo describes an object (0444), with its time in SectionModTimes,
+// or a synthesized directory (0555), without one.
 type fileInfo struct {
 	name string
 	mode fs.FileMode
@@ -213,9 +213,14 @@ func (fi *fileInfo) Size() int64 {
 	}
 	return int64(fi.obj.Size)
 }
-func (fi *fileInfo) Mode() fs.FileMode  { return fi.mode }
-func (fi *fileInfo) ModTime() time.Time { return time.Time{} }
-func (fi *fileInfo) IsDir() bool        { return fi.mode.IsDir() }
+func (fi *fileInfo) Mode() fs.FileMode { return fi.mode }
+func (fi *fileInfo) ModTime() time.Time {
+	if fi.obj == nil || fi.p == nil {
+		return time.Time{}
+	}
+	return fi.p.modTime(fi.obj.Index)
+}
+func (fi *fileInfo) IsDir() bool { return fi.mode.IsDir() }
 func (fi *fileInfo) Sys() any {
 	if fi.obj == nil {
 		return nil

@@ -96,6 +96,7 @@ type Package struct {
 	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
 	verified *sign.Verified   // what it reads through, with WithTrustedKeys
 	dig      digestState      // the object digests (SectionDigests)
+	mtimes   modTimeState     // the objects' times (SectionModTimes)
 	vmemo    verifyMemo       // what VerifySection reads once
 	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
 

@@ -7,13 +7,15 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"time"
 )
 
 // treeFile is a regular file found by listTree.
 type treeFile struct {
 	name  string
 	size  int64
-	class objClass // classUnknown until classifyFiles
+	mod   time.Time // its modification time (see SectionModTimes)
+	class objClass  // classUnknown until classifyFiles
 }
 
 // maxLinkDepth bounds the directories reached through symbolic links
@@ -137,7 +139,7 @@ func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 	var files []treeFile
 	err := WalkTree(fsys, root, nil, func(name string, info fs.FileInfo) error {
 		if !info.IsDir() {
-			files = append(files, treeFile{name: name, size: info.Size()})
+			files = append(files, treeFile{name: name, size: info.Size(), mod: info.ModTime()})
 		}
 		return nil
 	})

@@ -483,6 +483,11 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		}
 		if err != nil {
 			root.Remove(base)
+		} else if mt := p.modTime(i); !mt.IsZero() {
+			// The packed file's time (see SectionModTimes), as tar and
+			// unzip restore it; a file whose time cannot be set stays
+			// as written.
+			root.Chtimes(base, mt, mt)
 		}
 	}()
 	// WriteTo, not io.Copy: *os.File's ReadFrom would allocate a buffer the

@@ -67,6 +67,7 @@ type Writer struct {
 	names   bpxstrings.Builder
 	table   []byte   // object entries; Start relative to the first data section
 	sums    []uint32 // the CRC-32C of each object, see SectionDigests
+	times   []int64  // the time of each object, see SectionModTimes
 	meta    []byte
 	err     error
 
@@ -106,6 +107,7 @@ type objState struct {
 	large         bool
 	sum           uint32 // CRC-32C of the bytes so far
 	class         objClass
+	mtime         int64 // see SectionModTimes
 }
 
 // NewWriter returns a Writer that writes a package to w when Close is
@@ -186,7 +188,7 @@ func (w *Writer) create(name string, size int64, c objClass) (io.Writer, error) 
 	}
 	w.gen++
 	gen := w.gen
-	w.obj = &objState{gen: gen, name: off, path: name, expect: size}
+	w.obj = &objState{gen: gen, name: off, path: name, expect: size, mtime: noTime}
 	w.head = w.head[:0]
 	switch {
 	case !w.classifies():
@@ -433,6 +435,7 @@ func (w *Writer) finishObject() error {
 	binary.LittleEndian.PutUint32(e[16:], ob.offset)
 	w.table = append(w.table, e[:]...)
 	w.sums = append(w.sums, ob.sum)
+	w.times = append(w.times, ob.mtime)
 	if ob.large {
 		w.stream(ob.class).cur = nil // nothing shares the sections of a large object
 	} else if st := w.stream(ob.class); w.cfg.stable && st.cur != nil {
@@ -478,11 +481,15 @@ func (w *Writer) Close() (err error) {
 	if indexed {
 		head++
 	}
+	times := anyTime(w.times)
+	if times {
+		head++ // after the digests
+	}
 	// The chunk digests come last.
 	tail := 0
 	chunks := w.cfg.wantChunks(objectBytes(w.table))
 	if chunks {
-		tail = 1
+		tail++
 	}
 	parts, partOf := dataParts(rd)
 	limit := 0
@@ -525,6 +532,9 @@ func (w *Writer) Close() (err error) {
 	}
 	if err == nil {
 		err = bw.WriteSection(SectionDigests, bpx.SectionOptions{Checksum: bpx.ChecksumWeak}, marshalDigests(w.table, w.sums))
+	}
+	if err == nil && times {
+		err = bw.WriteSection(SectionModTimes, w.tableOptions(false), marshalModTimes(w.table, w.times))
 	}
 	if err == nil {
 		err = pl.write(bw, w.dataOptions())

@@ -60,6 +60,7 @@ var typeSectionNames = map[uint8]map[uint8]string{
 		pack.SectionDigests:      "object digests",
 		pack.SectionPathIndex:    "path index",
 		pack.SectionChunkDigests: "chunk digests",
+		pack.SectionModTimes:     "object times",
 	},
 	bpx.TypeTexture: {
 		texture.SectionPixelArray: "pixel array",
