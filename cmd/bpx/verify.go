@@ -105,6 +105,9 @@ func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error
 	if r.Header.Type == bpx.TypePackage {
 		pkg, _ = pack.New(r.Reader)
 	}
+	// One line a problem: a damaged object table is found by its own
+	// check and by that of every section whose objects it lists.
+	seen := map[string]bool{}
 	for _, s := range r.Sections {
 		var err error
 		if pkg != nil {
@@ -112,7 +115,8 @@ func verifyFile(e *env, name string, quiet bool, trusted *sign.KeyRing) ([]error
 		} else {
 			err = s.Verify()
 		}
-		if err != nil {
+		if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
 			problems = append(problems, err)
 		}
 		bar.Add(int64(s.StoredSize()))

@@ -152,7 +152,10 @@ func (p *Package) VerifySection(i int) error {
 	_, berr := s.Blocks()
 	err := p.verifySection(s)
 	if cerr := p.verifyChunksIn(s); berr != nil || cerr != nil {
-		return errors.Join(berr, err, cerr)
+		err = errors.Join(berr, err, cerr)
+	}
+	if err != nil && s.Type == p.dataTyp {
+		return p.sectionError(i, err)
 	}
 	return err
 }

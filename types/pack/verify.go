@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -59,17 +60,39 @@ func (p *Package) Verify() error { return p.VerifyStructure() }
 // object. It reads (and decompresses) the whole file once, keeping no
 // section: memory stays within what reading one section needs; chunk
 // digests have each section's stored bytes read again right after its
-// decoding, from the system's (or package remote's) cache.
-func (p *Package) VerifyAll() error {
+// decoding, from the system's (or package remote's) cache. A problem of a
+// data section is a *SectionError naming the files in it; a problem that
+// several sections share (a damaged object table, which every data
+// section's check reads) is reported once.
+func (p *Package) VerifyAll() error { return p.VerifyAllContext(context.Background(), nil) }
+
+// VerifyAllContext is VerifyAll stopping with ctx's error once ctx is done
+// (checked before each section: a section begun is checked to its end)
+// and calling progress, if not nil, after each section with the stored
+// bytes of the sections checked so far and of all of them, for a
+// progress bar.
+func (p *Package) VerifyAllContext(ctx context.Context, progress func(done, total int64)) error {
 	if err := p.load(); err != nil {
 		return err
 	}
-	var errs []error
+	var total, done int64
 	for _, s := range p.Reader.Sections {
-		if err := p.VerifySection(s.Index); err != nil {
+		total += int64(s.StoredSize())
+	}
+	var errs []error
+	seen := map[string]bool{}
+	for _, s := range p.Reader.Sections {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.VerifySection(s.Index); err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
 			if errs = append(errs, err); len(errs) == maxVerifyErrors {
 				return errors.Join(errs...)
 			}
+		}
+		if done += int64(s.StoredSize()); progress != nil {
+			progress(done, total)
 		}
 	}
 	if len(errs) > 0 {
