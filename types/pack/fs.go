@@ -229,13 +229,60 @@ func (fi *fileInfo) Sys() any {
 }
 func (fi *fileInfo) String() string { return fs.FormatFileInfo(fi) }
 
-// file is an opened object.
+// file is an opened object. Its read errors (but io.EOF) are
+// *fs.PathErrors naming it, as an *os.File's are: a loader that reads
+// hundreds of files learns which one is damaged.
 type file struct {
 	*ObjectReader
 	info *fileInfo
 }
 
 func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
+
+func (f *file) Read(b []byte) (int, error) {
+	n, err := f.ObjectReader.Read(b)
+	return n, f.named(err)
+}
+
+func (f *file) ReadAt(b []byte, off int64) (int, error) {
+	n, err := f.ObjectReader.ReadAt(b, off)
+	return n, f.named(err)
+}
+
+// WriteTo names the errors of reading, not those of w.
+func (f *file) WriteTo(w io.Writer) (int64, error) {
+	ew := &errWriter{w: w}
+	n, err := f.ObjectReader.WriteTo(ew)
+	if err != nil && err == ew.err {
+		return n, err
+	}
+	return n, f.named(err)
+}
+
+// named returns err as an *fs.PathError naming the file, but io.EOF and
+// nil, and errors that name it already.
+func (f *file) named(err error) error {
+	var pe *fs.PathError
+	var oe *ObjectError
+	if err == nil || err == io.EOF || errors.As(err, &pe) || errors.As(err, &oe) {
+		return err
+	}
+	return &fs.PathError{Op: "read", Path: f.obj.Name, Err: err}
+}
+
+// errWriter remembers the error of its writer.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
 
 // dirFile is an opened directory.
 type dirFile struct {
