@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // UnpackOption configures Package.Unpack, in the idiom of Option: a value
@@ -478,15 +479,21 @@ func (p *Package) unpackOne(dirs *dirCache, i int, overwrite bool) (err error) {
 		return &fs.PathError{Op: "unpack", Path: o.Name, Err: err}
 	}
 	defer func() {
+		// The packed file's time (see SectionModTimes), as tar and
+		// unzip restore it; a file whose time cannot be set stays as
+		// written. Through the open file where the system allows it,
+		// else by name once it is closed.
+		mt, timed := time.Time{}, false
+		if err == nil {
+			mt = p.modTime(i)
+			timed = mt.IsZero() || setTimeOpen(f, mt)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
 			root.Remove(base)
-		} else if mt := p.modTime(i); !mt.IsZero() {
-			// The packed file's time (see SectionModTimes), as tar and
-			// unzip restore it; a file whose time cannot be set stays
-			// as written.
+		} else if !timed {
 			root.Chtimes(base, mt, mt)
 		}
 	}()

@@ -5,6 +5,8 @@ package pack
 import (
 	"os"
 	"syscall"
+	"time"
+	"unsafe"
 )
 
 // sysDir (Linux: syscall.Openat is not in package syscall on every Unix)
@@ -66,3 +68,12 @@ func (f rawFile) Write(b []byte) (int, error) {
 }
 
 func (f rawFile) Close() error { return syscall.Close(int(f)) }
+
+// setTimeOpen sets the access and modification times of f to t
+// (utimensat with no path: the descriptor's file), and reports whether it
+// did.
+func setTimeOpen(f rawFile, t time.Time) bool {
+	ts := [2]syscall.Timespec{{Sec: t.Unix()}, {Sec: t.Unix()}}
+	_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, uintptr(f), 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return e == 0
+}

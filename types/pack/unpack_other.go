@@ -2,7 +2,14 @@
 
 package pack
 
-import "os"
+import (
+	"os"
+	"time"
+)
+
+// setTimeOpen reports that it cannot set the times of an open file here:
+// Unpack sets them by name once the file is closed.
+func setTimeOpen(*os.File, time.Time) bool { return false }
 
 type sysDir struct{}
 
