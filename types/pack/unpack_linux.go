@@ -71,9 +71,16 @@ func (f rawFile) Close() error { return syscall.Close(int(f)) }
 
 // setTimeOpen sets the access and modification times of f to t
 // (utimensat with no path: the descriptor's file), and reports whether it
-// did.
+// did: not for a time the platform's timespec cannot hold (seconds past
+// 2038 where they are 32 bits, or past 2262), which Unpack then sets by
+// name, as well as the system can.
 func setTimeOpen(f rawFile, t time.Time) bool {
-	ts := [2]syscall.Timespec{{Sec: t.Unix()}, {Sec: t.Unix()}}
+	sec := t.Unix()
+	if sec < -9e9 || sec > 9e9 || unsafe.Sizeof(syscall.Timespec{}.Sec) == 4 && int64(int32(sec)) != sec {
+		return false
+	}
+	one := syscall.NsecToTimespec(sec * 1e9)
+	ts := [2]syscall.Timespec{one, one}
 	_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, uintptr(f), 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 	return e == 0
 }
