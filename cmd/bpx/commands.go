@@ -158,7 +158,8 @@ or directories). A package with a name that would escape DIR (absolute, with
 --skip-invalid skips those objects. Existing files are kept unless -f (an
 existing file is an error), but for what an unpack cut off leaves (a file
 holding the first bytes of its object, or all of them), which is completed:
-run an interrupted unpack again to finish it. With
+run an interrupted unpack again to finish it. Files get the modification
+times they were packed with (bpx pack records them). With
 -L, mod packages are layered over PACKAGE, each over the previous, and what
 the stack shows is extracted (what a game loading them would see). With
 --trusted, the package and each -L mod must be signed by a key of the

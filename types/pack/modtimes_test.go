@@ -60,18 +60,24 @@ func TestModTimes(t *testing.T) {
 		if fi, _ := fs.Stat(p, "dir"); !fi.ModTime().IsZero() {
 			t.Errorf("a directory has the time %v", fi.ModTime())
 		}
-		// Unpack gives the files it writes their times.
-		dir := t.TempDir()
-		if err := p.Unpack(dir); err != nil {
-			t.Fatal(err)
-		}
-		for name, f := range tree {
-			fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
-			if err != nil {
+		// Unpack, and UnpackFS (bpx unpack -L), give the files they
+		// write their times.
+		for how, unpack := range map[string]func(string) error{
+			"Unpack":   func(dir string) error { return p.Unpack(dir) },
+			"UnpackFS": func(dir string) error { return UnpackFS(dir, p) },
+		} {
+			dir := t.TempDir()
+			if err := unpack(dir); err != nil {
 				t.Fatal(err)
 			}
-			if !f.ModTime.IsZero() && !fi.ModTime().Equal(f.ModTime) {
-				t.Errorf("unpacked %s: ModTime %v, want %v", name, fi.ModTime(), f.ModTime)
+			for name, f := range tree {
+				fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !f.ModTime.IsZero() && !fi.ModTime().Equal(f.ModTime) {
+					t.Errorf("%s: %s: ModTime %v, want %v", how, name, fi.ModTime(), f.ModTime)
+				}
 			}
 		}
 

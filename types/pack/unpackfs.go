@@ -166,6 +166,9 @@ func unpackFile(root *os.Root, fsys fs.FS, name string, overwrite bool) (n int64
 		}
 		if err != nil {
 			root.Remove(name)
+		} else if fi, serr := src.Stat(); serr == nil && !fi.ModTime().IsZero() {
+			// The file's time, as Unpack sets it (see SectionModTimes).
+			root.Chtimes(name, fi.ModTime(), fi.ModTime())
 		}
 	}()
 	// WriteTo where the source has it: *os.File's ReadFrom would allocate
