@@ -305,6 +305,9 @@
 //     object table must be that large in the file; objects cost 64 bytes
 //     each plus their names (a compressed object table reserves room for
 //     at most 16 times its stored size before its bytes are decoded).
+//   - Times: SectionModTimes is read (at the first ModTime) only when its
+//     header says it decodes to 12 bytes plus 8 a object, and then costs
+//     8 bytes a object for as long as the Package lives.
 //   - Names: opening reads the strings section whole (up to 4 GiB decoded);
 //     SkipNames opens without reading it, for callers that only count
 //     objects or dead bytes. A package with a usable path index (see
