@@ -119,6 +119,15 @@ func (w *Writer) createFile(f treeFile) (io.Writer, editEntry, error) {
 	return ow, editEntry{base: -1, fresh: len(w.table) / ObjectEntrySize}, err
 }
 
+// createTimed starts the object f.name as CreateSized does, with f's time.
+func (w *Writer) createTimed(f treeFile) (io.Writer, error) {
+	ow, err := w.CreateSized(f.name, f.size)
+	if err == nil {
+		w.obj.mtime = unixTime(f.mod)
+	}
+	return ow, err
+}
+
 func (w *Writer) linkFile(f treeFile, to editEntry) error {
 	return w.link(f.name, to.fresh, unixTime(f.mod))
 }

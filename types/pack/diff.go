@@ -262,7 +262,7 @@ func WritePatch(w *Writer, a, b fs.FS, changes []Change) error {
 				removals = append(removals, name)
 			}
 		case Added, Modified:
-			if err := addTree(b, c.Name, w.CreateSized, w.finishObject); err != nil {
+			if err := addTree(b, c.Name, w.createTimed, w.finishObject); err != nil {
 				return err
 			}
 		}

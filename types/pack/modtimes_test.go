@@ -184,3 +184,26 @@ func FuzzParseModTimes(f *testing.F) {
 		}
 	})
 }
+
+// TestModTimesPatch: a patch (WritePatch, bpx diff --patch) carries the
+// times of the files it copies from the newer tree.
+func TestModTimesPatch(t *testing.T) {
+	a := timedTree()
+	b := timedTree()
+	later := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	b["dir/b.txt"] = &fstest.MapFile{Data: []byte("beta, changed"), ModTime: later}
+	b["new.txt"] = &fstest.MapFile{Data: []byte("new"), ModTime: later.Add(time.Minute)}
+	changes, err := Diff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := WritePatch(w, a, b, changes); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkTimes(t, "patch", openBytes(t, buf.Bytes()), fstest.MapFS{"dir/b.txt": b["dir/b.txt"], "new.txt": b["new.txt"]})
+}

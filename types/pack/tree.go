@@ -148,13 +148,13 @@ func listTree(fsys fs.FS, root string) ([]treeFile, error) {
 
 // copyFile copies the file f of fsys into the writer create returns for
 // its name and size.
-func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.Writer, error)) error {
+func copyFile(fsys fs.FS, f treeFile, create func(f treeFile) (io.Writer, error)) error {
 	r, err := fsys.Open(f.name)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	w, err := create(f.name, f.size)
+	w, err := create(f)
 	if err != nil {
 		return err
 	}
@@ -163,9 +163,9 @@ func copyFile(fsys fs.FS, f treeFile, create func(name string, size int64) (io.W
 }
 
 // addTree copies each regular file of the tree of fsys at root, in lexical
-// order, into the writer create returns for its name and size, then calls
-// done (if not nil).
-func addTree(fsys fs.FS, root string, create func(name string, size int64) (io.Writer, error), done func() error) error {
+// order, into the writer create returns for it, then calls done (if not
+// nil).
+func addTree(fsys fs.FS, root string, create func(f treeFile) (io.Writer, error), done func() error) error {
 	files, err := listTree(fsys, root)
 	if err != nil {
 		return err
