@@ -92,9 +92,7 @@ type modTimeState struct {
 // modTime returns the modification time of object i: its time in
 // SectionModTimes, or the zero time.
 func (p *Package) modTime(i int) time.Time {
-	p.load() // its error leaves no objects, hence no times
-	p.mtimes.once.Do(func() { p.mtimes.times = p.loadModTimes() })
-	if t := p.mtimes.times; i >= 0 && i < len(t) && t[i] != noTime {
+	if t := p.modTimes(); i >= 0 && i < len(t) && t[i] != noTime {
 		return time.Unix(t[i], 0)
 	}
 	return time.Time{}
@@ -102,7 +100,8 @@ func (p *Package) modTime(i int) time.Time {
 
 // modTimes returns the usable times of the objects, or nil.
 func (p *Package) modTimes() []int64 {
-	p.modTime(-1)
+	p.load() // its error leaves no objects, hence no times
+	p.mtimes.once.Do(func() { p.mtimes.times = p.loadModTimes() })
 	return p.mtimes.times
 }
 

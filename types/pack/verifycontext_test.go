@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gobpx/bpx"
 )
@@ -72,5 +73,33 @@ func TestVerifyAllContext(t *testing.T) {
 	}
 	if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
 		t.Errorf("a damaged object table: %d problems:\n%v", n, err)
+	}
+}
+
+// TestSectionErrorBounded: naming the files of a damaged section walks a
+// bounded number of segments (a hostile table can make every object span
+// every section); past the bound the error says its list is incomplete.
+func TestSectionErrorBounded(t *testing.T) {
+	big := make([]byte, 64<<10)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	p := openBytes(t, pkgBytes(t, fstest.MapFS{"big.bin": {Data: big}, "a.txt": {Data: []byte("a")}},
+		WithCompression(bpx.CompressNone), WithSectionSize(4<<10)))
+	last := -1
+	for _, s := range p.Reader.Sections {
+		if s.Type == SectionData {
+			last = s.Index
+		}
+	}
+	cause := errors.New("damaged")
+	var se *SectionError
+	if err := p.sectionError(last, cause); !errors.As(err, &se) || se.Incomplete || !slices.Contains(se.Files, "big.bin") {
+		t.Fatalf("%v", err)
+	}
+	defer func(n int) { sectionErrorSteps = n }(sectionErrorSteps)
+	sectionErrorSteps = 0
+	if err := p.sectionError(last, cause); !errors.As(err, &se) || !se.Incomplete || !errors.Is(err, cause) {
+		t.Fatalf("with no steps: %v", err)
 	}
 }
