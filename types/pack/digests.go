@@ -162,6 +162,9 @@ func (p *Package) VerifySection(i int) error {
 
 // verifySection is VerifySection but for the block map.
 func (p *Package) verifySection(s *bpx.Section) error {
+	if s.Type == SectionStreamDigests && p.Revision == 2 {
+		return verifyStreamDigests(s)
+	}
 	if s.Type != p.dataTyp {
 		return s.Verify() // no object is read from it
 	}
@@ -200,7 +203,7 @@ func (p *Package) verifySection(s *bpx.Section) error {
 	slices.SortFunc(spans, func(a, b span) int {
 		return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.n, b.n), cmp.Compare(a.obj, b.obj))
 	})
-	c := spanCheck{p: p, sec: i, sums: sums, what: what, spans: spans, budget: 16 * max(size, 1<<20)}
+	c := spanCheck{p: p, sec: i, sums: sums, what: what, spans: spans, budget: 16 * max(size, 1<<20), list: p.streamList()}
 	if p.accessMode(s) == accessCached {
 		data, err := s.Data()
 		if err != nil {
@@ -229,6 +232,26 @@ func (p *Package) verifySection(s *bpx.Section) error {
 	}
 }
 
+// chunks checks the chunk digests of span a (SectionStreamDigests) over
+// its bytes b, from offset at in the object, as each chunk ends.
+func (c *spanCheck) chunks(a *activeSpan, at uint64, b []byte) error {
+	log := c.list.log
+	for len(b) > 0 {
+		end := min((at>>log+1)<<log, a.n)
+		k := min(uint64(len(b)), end-at)
+		a.ccrc = crc32.Update(a.ccrc, castagnoli, b[:k])
+		at, b = at+k, b[k:]
+		if at == end {
+			i := (at - 1) >> log
+			if want := binary.LittleEndian.Uint32(a.cs[i*streamDigestSize:]); a.ccrc != want {
+				return c.p.objectError(&c.p.objects[a.obj], fmt.Sprintf("bytes %d to %d: CRC-32C %#08x, its chunk digest (SectionStreamDigests) %#08x", i<<log, end, a.ccrc, want), bpx.ErrChecksum)
+			}
+			a.ccrc = 0
+		}
+	}
+	return nil
+}
+
 // span is the bytes of object obj in its section.
 type span struct{ obj, off, n uint64 }
 
@@ -243,13 +266,16 @@ type spanCheck struct {
 	spans  []span
 	next   int // the first span not started
 	active []activeSpan
-	budget uint64 // bytes still to hash
+	budget uint64      // bytes still to hash
+	list   *streamList // the chunk digests of large stored objects, checked too
 }
 
 type activeSpan struct {
 	span
 	crc  uint32
 	same []uint64 // objects of the same bytes, checked with it
+	cs   []byte   // the span's chunk digests in SectionStreamDigests, if listed
+	ccrc uint32   // CRC-32C of its current chunk so far
 }
 
 // feed takes the section's bytes b at offset pos.
@@ -265,13 +291,22 @@ func (c *spanCheck) feed(pos uint64, b []byte) error {
 			return c.p.objectError(&c.p.objects[sp.obj], fmt.Sprintf("not checked: the objects of section %d overlap more than 16 times its size", c.sec), ErrObjectRange)
 		}
 		c.budget -= sp.n
-		c.active = append(c.active, activeSpan{span: sp})
+		a := activeSpan{span: sp}
+		if c.list != nil {
+			a.cs = c.list.lookup(streamKey{c.sums[sp.obj], sp.n})
+		}
+		c.active = append(c.active, a)
 	}
 	kept := c.active[:0]
 	for _, a := range c.active {
 		lo, hi := max(a.off, pos), min(a.off+a.n, end)
 		if lo < hi {
 			a.crc = crc32.Update(a.crc, castagnoli, b[lo-pos:hi-pos])
+			if a.cs != nil {
+				if err := c.chunks(&a, lo-a.off, b[lo-pos:hi-pos]); err != nil {
+					return err
+				}
+			}
 		}
 		if a.off+a.n > end {
 			kept = append(kept, a)

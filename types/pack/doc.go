@@ -51,6 +51,13 @@
 // the chunks of each section right after decoding it, so that the second
 // read comes from the cache (over HTTP, each byte is fetched about once).
 //
+// A large stored file (music, video: StreamDigestsMin, 256 KiB, or more,
+// stored raw) is read in the 64 KiB chunks a reader asks for, each checked
+// against its CRC-32C in SectionStreamDigests (4 bytes per 64 KiB of such
+// files): a music decoder seeking to the middle of an 11 MB OGG and
+// decoding two seconds reads about 200 KB of the package, not the file
+// twice.
+//
 // The files of the fs.FS have the modification times of the files AddFS
 // packed (SectionModTimes, 8 bytes per object, read at the first ModTime
 // that asks), and Unpack gives them to the files it writes; directories,
@@ -78,12 +85,20 @@
 //
 // Every byte a Package returns (through the fs.FS, OpenObject, ReadObject
 // and Unpack alike) was checked before it is returned, on every read, by
-// one of three checks:
+// one of four checks:
 //
 //   - the signature, in a package opened WithTrustedKeys: every stored
 //     byte is compared with the signed SHA-256 digests of its 64 KiB
 //     chunk before it is decoded, so whatever decodes from them is what
 //     the signer wrote;
+//   - the chunk digests of SectionStreamDigests, for an object stored raw
+//     that the section lists (a large stored file of a package written by
+//     this package) under the object's digest and size: each 64 KiB chunk
+//     a read touches is read whole and its CRC-32C compared before any of
+//     its bytes is handed out (a chunk read in part is kept in the cache
+//     for the next small read of a stream); the object's digest is then
+//     not computed, and a damaged chunk fails only the reads that touch
+//     it;
 //   - the object's digest (SectionDigests; for a file found through a
 //     path index that carries digests, its entry's), for an object that
 //     lies in one section of a package with usable digests: the object is
@@ -108,7 +123,8 @@
 // someone who can write the file can also write checksums that match it:
 // only a signature says who wrote the bytes (see Signing).
 //
-// What one read costs: with digests, the stored bytes of the object's
+// What one read costs: for a stored object with stream digests, the 64 KiB
+// chunks it touches; with digests, the stored bytes of the object's
 // section up to the object's end, read and decoded (over HTTP, from the
 // section's start to the object's end, in 64 KiB blocks, less what an
 // earlier read of the section already decoded); without them, or for an
@@ -290,6 +306,17 @@
 //     decide which bytes a name gets; the checks above do. An edit carries
 //     those of the objects it copies unread: a wrong one stays a checksum
 //     error of its object, which VerifyAll reports.
+//   - Stream digests (SectionStreamDigests) check the chunks of a large
+//     stored object read in part. An entry names the bytes it describes
+//     by their CRC-32C and size (the object digest's), so it applies to
+//     an object only when the object's own digest and size are the
+//     entry's, wherever the tables put it; the section is used only when
+//     stored raw, its checksum holds and it parses. A chunk that does not
+//     match its entry fails the read (bpx.ErrChecksum naming the object
+//     and the bytes); VerifySection checks every entry against the bytes
+//     of the objects it lists, in the pass that checks their digests, so
+//     a list that disagrees with the objects is reported, and an edit
+//     carries the entries of the objects it keeps.
 //   - Chunk digests (SectionChunkDigests): readers ignore them; a pull
 //     checks each chunk it fetches. VerifySection cuts and hashes each
 //     section's stored bytes again, an edit the chunks it takes from the
@@ -345,7 +372,8 @@
 //     objects read in order decode it once, each holding an xz
 //     dictionary; see package bpx's limits), through
 //     bpx.Section.OpenVerified where it must be checked whole, which
-//     keeps 32 bytes per 256 KiB of its stored bytes.
+//     keeps 32 bytes per 256 KiB of its stored bytes. A stored object
+//     with stream digests is read in 64 KiB chunks, each a cache entry.
 //   - Reading sections in order, a Package decodes the next sections in
 //     the background: at most GOMAXPROCS goroutines per Package, one
 //     section each, only for sections the cache takes, counted in its
@@ -363,6 +391,10 @@
 //     per object, read from the index once), in the same pass; and the
 //     chunk digests, whose list it keeps parsed (48 bytes per chunk of
 //     about 16 KiB, allocated within the list section's size).
+//   - Stream digests: SectionStreamDigests is read whole, once, at the
+//     first open of an object it may list, only when stored raw (so what
+//     it costs is its stored size: 12 bytes per listed object and 4 per
+//     64 KiB of them), and kept for as long as the Package lives.
 //   - ReadFile preallocates at most 64 MiB before the bytes arrive.
 //   - Objects may share bytes (Writer.AddFS and Editor.AddFS store
 //     identical files once),

@@ -181,7 +181,7 @@ var singleSectionNames = map[uint8]string{SectionObjectTable: "object table", Se
 // isPackageSection reports whether t is a section type that the Editor
 // writes itself; the others it copies as they are.
 func isPackageSection(t uint8) bool {
-	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex || t == SectionChunkDigests || t == SectionModTimes
+	return t == SectionData || t == SectionObjectTable || t == SectionStrings || t == SectionMetadata || t == SectionDigests || t == SectionPathIndex || t == SectionChunkDigests || t == SectionModTimes || t == SectionStreamDigests
 }
 
 // add records a file, counting it in its parent directories. Objects kept
@@ -517,6 +517,10 @@ func (e *Editor) Close() error {
 	if withTimes {
 		head++
 	}
+	streamSums := e.streamSums(baseObjs, srcSums)
+	if streamSums != nil {
+		head++ // after the times
+	}
 	// With Compact, sections holding dead bytes keep only their live
 	// ranges: an object continuing from the previous section still starts
 	// at offset 0 and one continuing into the next still ends at the end,
@@ -688,6 +692,9 @@ func (e *Editor) Close() error {
 	if err == nil && withTimes {
 		err = bw.WriteSection(SectionModTimes, tables, marshalModTimes(table, times))
 	}
+	if err == nil && streamSums != nil {
+		err = bw.WriteSection(SectionStreamDigests, streamDigestOptions, streamSums)
+	}
 	if err == nil {
 		err = pl.write(bw, e.nw.dataOptions())
 	}
@@ -712,6 +719,27 @@ func (e *Editor) Close() error {
 	}
 	e.signRemoved = isSigned(p.Reader) && len(e.nw.cfg.signKeys) == 0
 	return nil
+}
+
+// streamSums returns the SectionStreamDigests of the result, or nil: the
+// entries of the objects the Writer wrote for the edit, and the source's
+// entries of the source objects base that the result keeps (an entry
+// names bytes by their digest and size, wherever they end up).
+func (e *Editor) streamSums(base []int, srcSums []uint32) []byte {
+	ss := streamSums{keys: slices.Clone(e.nw.chunks.keys), sums: slices.Clone(e.nw.chunks.sums)}
+	if l := e.src.streamList(); l != nil && srcSums != nil {
+		for _, i := range base {
+			k := streamKey{srcSums[i], e.src.objects[i].Size}
+			if d := l.lookup(k); d != nil {
+				sums := make([]uint32, len(d)/streamDigestSize)
+				for j := range sums {
+					sums[j] = binary.LittleEndian.Uint32(d[j*streamDigestSize:])
+				}
+				ss.add(k, sums)
+			}
+		}
+	}
+	return ss.marshal()
 }
 
 // sortedFiles returns the names of the files of the result in path order,

@@ -163,6 +163,11 @@ type ObjectReader struct {
 	// neither the object table nor SectionDigests), else SectionDigests'.
 	sum    uint32
 	hasSum bool
+
+	// The chunk digests it is read with, if any (see useChunks), in
+	// place in SectionStreamDigests, and the log2 of the chunk size.
+	csums []byte
+	clog  uint8
 }
 
 // OpenObject returns a reader of the object at index i of Objects, whatever
@@ -184,6 +189,7 @@ func (p *Package) OpenObject(i int) (*ObjectReader, error) {
 	if sums := p.digests(); sums != nil {
 		r.sum, r.hasSum = sums[i], true
 	}
+	r.useChunks()
 	return r, nil
 }
 
@@ -246,6 +252,9 @@ func (r *ObjectReader) ReadAt(b []byte, off int64) (int, error) {
 	want := len(b)
 	if int64(want) > size-off {
 		b = b[:size-off]
+	}
+	if r.csums != nil {
+		return r.readChunked(b, off, want)
 	}
 	i := sort.Search(len(r.segs), func(i int) bool { return r.segs[i].start+r.segs[i].n > uint64(off) })
 	n := 0

@@ -93,12 +93,13 @@ type Package struct {
 	cache    *cache
 	streams  streamPool
 	closer   io.Closer
-	signers  []sign.PublicKey // the trusted keys that signed it (WithTrustedKeys)
-	verified *sign.Verified   // what it reads through, with WithTrustedKeys
-	dig      digestState      // the object digests (SectionDigests)
-	mtimes   modTimeState     // the objects' times (SectionModTimes)
-	vmemo    verifyMemo       // what VerifySection reads once
-	tableSum uint32           // CRC-32C of the object table, which SectionDigests names
+	signers  []sign.PublicKey  // the trusted keys that signed it (WithTrustedKeys)
+	verified *sign.Verified    // what it reads through, with WithTrustedKeys
+	dig      digestState       // the object digests (SectionDigests)
+	mtimes   modTimeState      // the objects' times (SectionModTimes)
+	sdig     streamDigestState // the chunk digests of large stored objects (SectionStreamDigests)
+	vmemo    verifyMemo        // what VerifySection reads once
+	tableSum uint32            // CRC-32C of the object table, which SectionDigests names
 
 	objErr map[int]error // structural errors found at open (version-0 FileId), by object
 

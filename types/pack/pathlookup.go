@@ -486,6 +486,7 @@ func (p *Package) openIndexed(f *indexedFile) (*ObjectReader, error) {
 			r.sum, r.hasSum = sums[f.obj.Index], true
 		}
 	}
+	r.useChunks()
 	return r, nil
 }
 

@@ -65,9 +65,10 @@ type Writer struct {
 	order   []secRef
 	head    []byte // the first bytes of an object of undecided class
 	names   bpxstrings.Builder
-	table   []byte   // object entries; Start relative to the first data section
-	sums    []uint32 // the CRC-32C of each object, see SectionDigests
-	times   []int64  // the time of each object, see SectionModTimes
+	table   []byte     // object entries; Start relative to the first data section
+	sums    []uint32   // the CRC-32C of each object, see SectionDigests
+	times   []int64    // the time of each object, see SectionModTimes
+	chunks  streamSums // see SectionStreamDigests
 	meta    []byte
 	err     error
 
@@ -107,7 +108,8 @@ type objState struct {
 	large         bool
 	sum           uint32 // CRC-32C of the bytes so far
 	class         objClass
-	mtime         int64 // see SectionModTimes
+	mtime         int64   // see SectionModTimes
+	chunks        chunker // its chunk digests, if stored raw (see SectionStreamDigests)
 }
 
 // NewWriter returns a Writer that writes a package to w when Close is
@@ -238,6 +240,11 @@ func (w *Writer) route(c objClass, size int64) {
 	if st.curSize > 0 && (ob.large || size >= 0 && st.curSize+size > sec) {
 		st.cur = nil
 	}
+}
+
+// storesRaw reports whether the Writer stores objects of class c raw.
+func (w *Writer) storesRaw(c objClass) bool {
+	return c == classStore || w.cfg.compression == bpx.CompressNone
 }
 
 // stream returns the dataStream of class c.
@@ -393,6 +400,9 @@ func (w *Writer) writeData(p []byte) (int, error) {
 		st.curSize += int64(k)
 		ob.size += int64(k)
 		ob.sum = crc32.Update(ob.sum, castagnoli, p[:k])
+		if w.storesRaw(ob.class) {
+			ob.chunks.write(p[:k])
+		}
 		if err != nil {
 			return n, w.fail(err)
 		}
@@ -436,6 +446,9 @@ func (w *Writer) finishObject() error {
 	w.table = append(w.table, e[:]...)
 	w.sums = append(w.sums, ob.sum)
 	w.times = append(w.times, ob.mtime)
+	if sums := ob.chunks.finish(); ob.size >= StreamDigestsMin && w.storesRaw(ob.class) {
+		w.chunks.add(streamKey{ob.sum, uint64(ob.size)}, sums)
+	}
 	if ob.large {
 		w.stream(ob.class).cur = nil // nothing shares the sections of a large object
 	} else if st := w.stream(ob.class); w.cfg.stable && st.cur != nil {
@@ -484,6 +497,10 @@ func (w *Writer) Close() (err error) {
 	times := anyTime(w.times)
 	if times {
 		head++ // after the digests
+	}
+	streamSums := w.chunks.marshal()
+	if streamSums != nil {
+		head++ // after the times
 	}
 	// The chunk digests come last.
 	tail := 0
@@ -535,6 +552,9 @@ func (w *Writer) Close() (err error) {
 	}
 	if err == nil && times {
 		err = bw.WriteSection(SectionModTimes, w.tableOptions(false), marshalModTimes(w.table, w.times))
+	}
+	if err == nil && streamSums != nil {
+		err = bw.WriteSection(SectionStreamDigests, streamDigestOptions, streamSums)
 	}
 	if err == nil {
 		err = pl.write(bw, w.dataOptions())
