@@ -53,14 +53,15 @@ var sectionTypeNames = map[uint8]string{
 // shaderSectionNames.
 var typeSectionNames = map[uint8]map[uint8]string{
 	bpx.TypePackage: {
-		pack.SectionData:         "data",
-		pack.SectionObjectTable:  "object table",
-		pack.SectionMetadata:     "metadata",
-		pack.SectionStrings:      "strings",
-		pack.SectionDigests:      "object digests",
-		pack.SectionPathIndex:    "path index",
-		pack.SectionChunkDigests: "chunk digests",
-		pack.SectionModTimes:     "object times",
+		pack.SectionData:          "data",
+		pack.SectionObjectTable:   "object table",
+		pack.SectionMetadata:      "metadata",
+		pack.SectionStrings:       "strings",
+		pack.SectionDigests:       "object digests",
+		pack.SectionPathIndex:     "path index",
+		pack.SectionChunkDigests:  "chunk digests",
+		pack.SectionModTimes:      "object times",
+		pack.SectionStreamDigests: "stream digests",
 	},
 	bpx.TypeTexture: {
 		texture.SectionPixelArray: "pixel array",
