@@ -314,9 +314,11 @@
 //     stored raw, its checksum holds and it parses. A chunk that does not
 //     match its entry fails the read (bpx.ErrChecksum naming the object
 //     and the bytes); VerifySection checks every entry against the bytes
-//     of the objects it lists, in the pass that checks their digests, so
-//     a list that disagrees with the objects is reported, and an edit
-//     carries the entries of the objects it keeps.
+//     of the objects it lists that lie in its section, in the pass that
+//     checks their digests, and VerifyAll reads those that span sections
+//     once more, through their chunks, and checks their digests; so a
+//     list that disagrees with the objects is reported. An edit carries
+//     the entries of the objects it keeps.
 //   - Chunk digests (SectionChunkDigests): readers ignore them; a pull
 //     checks each chunk it fetches. VerifySection cuts and hashes each
 //     section's stored bytes again, an edit the chunks it takes from the

@@ -9,7 +9,9 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -421,4 +423,40 @@ func FuzzParseStreamDigests(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStreamDigestsSpanning: a stored file larger than a stored section
+// spans sections; it streams the same, and VerifyAll, whose section
+// checks see only objects inside one section, checks its chunks too.
+func TestStreamDigestsSpanning(t *testing.T) {
+	tree := streamTree()
+	b := pkgBytes(t, tree, WithSectionSize(256<<10)) // stored sections of 4 MiB
+	p := openBytes(t, b)
+	r, err := p.OpenObject(slices.IndexFunc(p.Objects(), func(o Object) bool { return o.Name == "music/theme.ogg" }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.segs) < 2 || r.csums == nil {
+		t.Fatalf("the file lies in %d sections, chunk digests %v", len(r.segs), r.csums != nil)
+	}
+	data := tree["music/theme.ogg"].Data
+	split := int(r.segs[1].start) // the first byte in the second section
+	buf := make([]byte, 100_000)
+	if _, err := r.ReadAt(buf, int64(split-50_000)); err != nil || !bytes.Equal(buf, data[split-50_000:split+50_000]) {
+		t.Fatalf("a read across sections: %v", err)
+	}
+	if err := p.VerifyAll(); err != nil {
+		t.Fatalf("VerifyAll: %v", err)
+	}
+
+	list := bytes.Clone(sectionBytes(p.Reader, SectionStreamDigests))
+	sums := p.streamList().lookup(streamKey{objectDigest(data), uint64(len(data))})
+	c := split>>streamChunkLog + 1
+	i := bytes.Index(list, sums) + c*streamDigestSize
+	binary.LittleEndian.PutUint32(list[i:], 12345)
+	p = openBytes(t, replaceSection(t, b, SectionStreamDigests, bpx.ChecksumWeak, func([]byte) []byte { return list }))
+	err = p.VerifyAll()
+	if !errors.Is(err, bpx.ErrChecksum) || !strings.Contains(err.Error(), "SectionStreamDigests") {
+		t.Errorf("VerifyAll of a list that lies about a chunk of a file across sections: %v", err)
+	}
 }

@@ -53,7 +53,8 @@ func (p *Package) Verify() error { return p.VerifyStructure() }
 // VerifyAll checks the whole package, as "bpx verify" does: every section
 // decoded and checked against its size and checksum, its block map, the
 // digest of every object that can be read on its own and the chunk digests
-// of its stored bytes (VerifySection), the structure (VerifyStructure)
+// of its stored bytes (VerifySection), the stream digests of large stored
+// objects (those that span sections read once more), the structure (VerifyStructure)
 // and, for a package opened WithTrustedKeys, every byte of the file
 // against the signature, the bytes between sections too. It reports up to
 // 20 problems joined with errors.Join; nil means a reader can read every
@@ -94,6 +95,9 @@ func (p *Package) VerifyAllContext(ctx context.Context, progress func(done, tota
 		if done += int64(s.StoredSize()); progress != nil {
 			progress(done, total)
 		}
+	}
+	if err := p.verifySpanningChunks(ctx); err != nil && !seen[err.Error()] {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
