@@ -97,6 +97,13 @@ hang, or allocate more than the limits below or the file's own size allow:
     (BenchmarkXZSection): its reader holds the stored and the decoded
     bytes, and up to 2·GOMAXPROCS idle decoders keep such buffers for
     reuse.
+  - zstd window (VersionZstd files): at most DefaultMaxXZDictionary too
+    (WithMaxXZDictionary), checked before it is allocated; each open zstd
+    section holds one window (the Writer's: the section's size, at most
+    8 MiB) and a block. A zstd section of at most 4 MiB is decoded whole,
+    from its stored bytes read at once, into a buffer of its size. A zstd
+    section in a file of another version is a format error: readers of
+    that version would take the stream for the data.
   - Decompression stops one byte after USize: a stream cannot expand
     beyond what its header declares.
   - Section.OpenVerified keeps, for each section it checked whole, a
@@ -208,8 +215,8 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 	if version == 0 && !rd.cfg.anyVersion {
 		return rd.initVersion0(hb[:n])
 	}
-	if version != Version1 && version != Version2 && !rd.cfg.anyVersion {
-		return fmt.Errorf("%w: BPX version %d (this package reads versions 0, 1 and 2)", ErrUnsupported, version)
+	if version != Version1 && version != Version2 && version != VersionZstd && !rd.cfg.anyVersion {
+		return fmt.Errorf("%w: BPX version %d (this package reads versions 0, 1 and 2, and its own %#x)", ErrUnsupported, version, VersionZstd)
 	}
 	if size < MainHeaderSize {
 		return &FormatError{Offset: size, Section: -1, What: fmt.Sprintf("main header truncated: file is %d bytes, header needs %d", size, MainHeaderSize)}
@@ -235,6 +242,12 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 			usizeKnown:    true,
 		}
 		rd.Sections[i] = &secs[i]
+		if secs[i].Flags&FlagZstd != 0 && rd.Header.Version != VersionZstd && !rd.cfg.anyVersion {
+			// Other readers of this version would take the zstd stream
+			// for the section's data.
+			return &FormatError{Offset: MainHeaderSize + int64(i)*SectionHeaderSize, Section: i,
+				What: fmt.Sprintf("zstd compression (flag %#x) in a version-%d file: only version %#x may use it", FlagZstd, rd.Header.Version, VersionZstd)}
+		}
 	}
 	return nil
 }

@@ -91,6 +91,9 @@ func compressBody(in *spool.Buffer, out io.Writer, o *SectionOptions, maxEnc *fr
 	case CompressXZ:
 		flag = FlagXZ
 		err = xzCompress(in, cw, xzDictSize(o, usize), o.Level, o.BlockSize, o.cuts, maxEnc)
+	case CompressZstd:
+		flag = FlagZstd
+		err = zstdCompress(in, cw, usize, o.Level)
 	}
 	if cw.err != nil {
 		err = cw.err

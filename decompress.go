@@ -105,11 +105,7 @@ type xzDecoder struct {
 var xzPools sync.Map // uint32 -> *sync.Pool
 
 func getXZ(src *io.SectionReader, dictMax uint32) (decoder, error) {
-	p, ok := xzPools.Load(dictMax)
-	if !ok {
-		p, _ = xzPools.LoadOrStore(dictMax, new(sync.Pool))
-	}
-	pool := p.(*sync.Pool)
+	pool := poolOf(&xzPools, dictMax)
 	d, _ := pool.Get().(*xzDecoder)
 	var err error
 	if d == nil {

@@ -22,6 +22,7 @@ func FuzzReader(f *testing.F) {
 	}))
 	f.Add(buildVersion0('T', [8]byte{}, []v0Section{{1, v0FlagZlib, zlibBytes(f, payload)}}))
 	f.Add(blockContainer(f, partialPayload(20<<10), 4<<10))
+	f.Add(zstdContainer(f, payload))
 	files, _ := filepath.Glob(filepath.Join(samples.Root(), "bpx", "*", "*.bpx")) // none if absent
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil && len(b) < 64<<10 {

@@ -159,7 +159,7 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 		// bounded by the file, compressed ones grow as data arrives,
 		// except small xz sections decoded whole (at most maxFlatXZ).
 		want := int64(s.USize)
-		if _, flat := sr.dec.(*flatXZDecoder); s.Compressed() && !flat {
+		if _, flat := sr.dec.(*flatXZDecoder); s.Compressed() && !flat && !sr.flatZstd() {
 			want = min(want, int64(s.CSize)*4+64<<10)
 		}
 		if int64(cap(dst)-len(dst)) < want {
@@ -176,6 +176,14 @@ func (s *Section) AppendData(dst []byte) ([]byte, error) {
 			return sr.finishFlat(out, orig)
 		}
 		// Left to the streaming decoder: read on below.
+	}
+	// So does a small zstd section.
+	if sr.flatZstd() && int64(cap(dst)-len(dst)) >= sr.want {
+		out, err := zstdDecodeAll(&sr.raw, dst, sr.want, s.rd.cfg.maxXZDict)
+		if err != nil {
+			return dst[:orig], sr.fail(sr.codecError(err))
+		}
+		return sr.finishFlat(out, orig)
 	}
 	// A large compressed section is checksummed on another core while the
 	// rest of it decompresses.

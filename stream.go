@@ -22,14 +22,14 @@ type sectionReader struct {
 	limit int64 // largest acceptable output length
 	want  int64 // exact expected length, or -1 if unknown
 	n     int64 // bytes produced so far
-	check uint8 // FlagWeak, FlagCRC32, checkIEEE or 0
+	check uint8 // FlagWeak, FlagCRC32, checkIEEE, checkRef, checkIEEEFirst or 0
 	weak  uint32
 	ref   uint32 // reference CRC32 variant
 	ieee  uint32 // standard CRC-32
 	err   error  // sticky
 	// deferSum leaves the checksum to the caller (AppendData's pipeline).
 	deferSum bool
-	// quiet: a failure is no damage to remember (matchesIEEE's second
+	// quiet: a failure is no damage to remember (matches's second
 	// pass fails whenever the checksum is the reference's).
 	quiet bool
 	// trap sees every read of the stored bytes, so that a failure
@@ -87,11 +87,18 @@ func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error
 		switch {
 		case s.Flags&FlagWeak != 0:
 			sr.check = FlagWeak
+		case s.Flags&FlagCRC32 != 0 && s.rd.Header.Version == VersionZstd:
+			// Version 3 is this module's: its writer stores the
+			// standard CRC-32, checked first (the reference's
+			// variant is accepted too).
+			sr.check = checkIEEEFirst
 		case s.Flags&FlagCRC32 != 0:
 			sr.check = FlagCRC32
 		}
 	}
 	switch {
+	case s.Flags&FlagZstd != 0:
+		sr.dec, err = getZstd(&sr.raw, cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ && n <= flatXZStoredLimit(sr.want):
 		sr.dec = getFlatXZ(&sr.raw, int(sr.want), cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0:
@@ -118,8 +125,14 @@ func (sr *sectionReader) codecError(err error) error {
 		return sr.trap.err
 	}
 	what := "zlib stream"
-	if sr.s.Flags&FlagXZ != 0 {
+	switch {
+	case sr.s.Flags&FlagZstd != 0:
+		what = "zstd stream"
+	case sr.s.Flags&FlagXZ != 0:
 		what = "xz stream"
+	}
+	if isZstdWindow(err) {
+		return fmt.Errorf("%w: section %d: %s declares a window above %d bytes: %w", ErrTooLarge, sr.s.Index, what, sr.s.rd.cfg.maxXZDict, err)
 	}
 	if isMemlimit(err) {
 		return fmt.Errorf("%w: section %d: %s declares a dictionary above %d bytes: %w", ErrTooLarge, sr.s.Index, what, sr.s.rd.cfg.maxXZDict, err)
@@ -175,9 +188,9 @@ func (sr *sectionReader) sum(p []byte) {
 	switch sr.check {
 	case FlagWeak:
 		sr.weak = WeakChecksum(sr.weak, p)
-	case FlagCRC32:
+	case FlagCRC32, checkRef:
 		sr.ref = UpdateReferenceCRC32(sr.ref, p)
-	case checkIEEE:
+	case checkIEEE, checkIEEEFirst:
 		sr.ieee = crc32.Update(sr.ieee, crc32.IEEETable, p)
 	}
 }
@@ -219,12 +232,20 @@ func (sr *sectionReader) sumError() error {
 			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.weak}
 		}
 	case FlagCRC32:
-		if sr.ref != stored && !sr.s.matchesIEEE() {
+		if sr.ref != stored && !sr.s.matches(checkIEEE) {
 			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ref}
 		}
 	case checkIEEE:
 		if sr.ieee != stored {
 			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ieee}
+		}
+	case checkIEEEFirst:
+		if sr.ieee != stored && !sr.s.matches(checkRef) {
+			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ieee}
+		}
+	case checkRef:
+		if sr.ref != stored {
+			return &ChecksumError{Section: sr.s.Index, Expected: stored, Actual: sr.ref}
 		}
 	}
 	return nil
@@ -234,22 +255,24 @@ func (sr *sectionReader) sumError() error {
 // any slice, so of any section read whole.
 const maxInt = int(^uint(0) >> 1)
 
-// checkIEEE is an internal check mode: standard CRC-32 only.
-const checkIEEE = 0x80
+// Internal check modes of FlagCRC32 sections: one variant only (to try
+// the other after the first failed), and the standard CRC-32 first.
+const (
+	checkIEEE      = 0x80
+	checkRef       = 0x81
+	checkIEEEFirst = 0x82
+)
 
-// matchesIEEE reports whether the section's checksum is the standard IEEE
-// CRC-32 of its data. Sections flagged CRC32 are first checked against the
-// reference SDK's variant, which nearly every file uses; only when that
-// fails is the section read a second time for the IEEE value, so the common
-// case pays for one CRC.
-func (s *Section) matchesIEEE() bool {
+// matches reports whether s's data matches its stored CRC32 computed as
+// check (checkIEEE or checkRef) says: decoded once more.
+func (s *Section) matches(check uint8) bool {
 	sr := new(sectionReader)
 	if sr.init(s) != nil {
 		return false
 	}
 	defer sr.Close()
 	sr.quiet = true
-	sr.check = checkIEEE
+	sr.check = check
 	_, err := io.Copy(io.Discard, sr)
 	return err == nil
 }

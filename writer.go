@@ -401,11 +401,21 @@ func (w *Writer) writeOut() error {
 		copy(table[i*SectionHeaderSize:], b[:])
 		off += uint64(e.storedSize())
 	}
+	version := w.cfg.version
+	for _, e := range w.entries {
+		if e.hdr.Flags&FlagZstd != 0 {
+			// Only readers of VersionZstd know zstd sections.
+			if version == Version1 {
+				return fmt.Errorf("%w: a zstd section in a version-1 file", ErrUnsupported)
+			}
+			version = VersionZstd
+		}
+	}
 	h := MainHeader{
 		Type:       w.cfg.typ,
 		FileSize:   off,
 		SectionNum: uint32(n),
-		Version:    w.cfg.version,
+		Version:    version,
 		TypeExt:    w.cfg.typeExt,
 	}
 	hb := h.Marshal()

@@ -21,9 +21,15 @@ const (
 	// like the reference, or SectionOptions.XZDictSize), integrity check
 	// NONE, encoded as SectionOptions.Level says.
 	CompressXZ
+	// CompressZstd stores a zstd stream (RFC 8878; flag 0x10, window the
+	// section's size up to 8 MiB), which decodes several times faster
+	// than xz at a somewhat larger size: for games that ship their data.
+	// A file with such a section is written as VersionZstd, which the
+	// reference SDK and readers of versions 1 and 2 refuse.
+	CompressZstd
 )
 
-// String returns the method's name: "none", "zlib" or "xz".
+// String returns the method's name: "none", "zlib", "xz" or "zstd".
 func (c Compression) String() string {
 	switch c {
 	case CompressNone:
@@ -32,6 +38,8 @@ func (c Compression) String() string {
 		return "zlib"
 	case CompressXZ:
 		return "xz"
+	case CompressZstd:
+		return "zstd"
 	}
 	return fmt.Sprintf("Compression(%d)", uint8(c))
 }
@@ -120,7 +128,7 @@ type SectionOptions struct {
 const maxBlockSize = 1 << 30
 
 func (o *SectionOptions) validate() error {
-	if o.Compression > CompressXZ {
+	if o.Compression > CompressZstd {
 		return fmt.Errorf("%w: compression %v", ErrUnsupported, o.Compression)
 	}
 	if o.Checksum > ChecksumStandardCRC32 {

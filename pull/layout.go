@@ -15,7 +15,7 @@ func (p *puller) readLayout() error {
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
 	}
-	if r.Header.Version != bpx.Version1 && r.Header.Version != bpx.Version2 {
+	if r.Header.Version != bpx.Version1 && r.Header.Version != bpx.Version2 && r.Header.Version != bpx.VersionZstd {
 		p.head = nil // a draft file: downloaded whole
 		return nil
 	}

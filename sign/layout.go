@@ -36,8 +36,8 @@ func readLayout(r io.ReaderAt, size int64) (*layout, error) {
 		return nil, bpx.NewFormatError(0, "bad magic %q (not a BPX file)", hb[:3])
 	}
 	main := bpx.UnmarshalMainHeader(hb[:])
-	if main.Version != bpx.Version1 && main.Version != bpx.Version2 {
-		return nil, fmt.Errorf("sign: BPX version %d: only versions 1 and 2 are signed: %w", main.Version, bpx.ErrUnsupported)
+	if main.Version != bpx.Version1 && main.Version != bpx.Version2 && main.Version != bpx.VersionZstd {
+		return nil, fmt.Errorf("sign: BPX version %d: only versions 1 to 3 are signed: %w", main.Version, bpx.ErrUnsupported)
 	}
 	n := int64(main.SectionNum)
 	if room := (size - bpx.MainHeaderSize) / bpx.SectionHeaderSize; n > room {

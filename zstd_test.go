@@ -1,0 +1,104 @@
+package bpx
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestZstdSection: a zstd section is written in a VersionZstd file, reads
+// back through Data, Open and the checks; the same section in a version-2
+// file is refused (a reader of version 2 would take the stream for data).
+func TestZstdSection(t *testing.T) {
+	data := []byte(strings.Repeat("[unit]\nname=Elvish Fighter\nhitpoints=33\n[/unit]\n", 5000))
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteSection(0x10, SectionOptions{Compression: CompressZstd, Checksum: ChecksumCRC32}, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSection(0x11, SectionOptions{Compression: CompressXZ, Checksum: ChecksumWeak}, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.Version != VersionZstd {
+		t.Errorf("version %#x, want %#x", r.Header.Version, VersionZstd)
+	}
+	s := r.Sections[0]
+	if s.Flags&FlagZstd == 0 || !s.Compressed() || s.CSize >= uint32(len(data))/4 {
+		t.Fatalf("flags %#x, %d stored bytes of %d", s.Flags, s.CSize, len(data))
+	}
+	got, err := s.Data()
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Data: %v", err)
+	}
+	rc, err := s.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = io.ReadAll(rc)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Open: %v", err)
+	}
+	rc.Close()
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A damaged stream is a format error at its section.
+	bad := bytes.Clone(b)
+	bad[int(s.Pointer)+int(s.CSize)/2] ^= 0xFF
+	r2, err := NewReader(bytes.NewReader(bad), int64(len(bad)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r2.Sections[0].Data(); !errors.Is(err, ErrFormat) && !errors.Is(err, ErrChecksum) {
+		t.Errorf("damaged zstd section: %v", err)
+	}
+
+	// Version 2 with a zstd section: refused at open.
+	v2 := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(v2[20:], Version2)
+	hb, table := v2[:MainHeaderSize], v2[MainHeaderSize:MainHeaderSize+2*SectionHeaderSize]
+	h := UnmarshalMainHeader(hb)
+	h.Checksum = 0
+	m := h.Marshal()
+	h.Checksum = HeaderChecksum(m[:], table)
+	m = h.Marshal()
+	copy(v2, m[:])
+	if _, err := NewReader(bytes.NewReader(v2), int64(len(v2))); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "zstd") {
+		t.Errorf("zstd in a version-2 file: %v", err)
+	}
+	// Writing it as version 1 is refused.
+	w1 := NewWriter(io.Discard, WithVersion(Version1))
+	w1.WriteSection(0x10, SectionOptions{Compression: CompressZstd}, data)
+	if err := w1.Close(); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("zstd in version 1: %v", err)
+	}
+}
+
+// zstdContainer returns a VersionZstd container of one zstd section of
+// data and one raw, for the fuzz seeds.
+func zstdContainer(t testing.TB, data []byte) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteSection(1, SectionOptions{Compression: CompressZstd, Checksum: ChecksumWeak}, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSection(2, SectionOptions{Checksum: ChecksumCRC32}, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
