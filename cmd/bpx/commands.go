@@ -122,7 +122,7 @@ directory of 1,000 files of a package of a million costs a request or two.`,
 	Setup: setupLs,
 }, {
 	Name:    "pack",
-	Usage:   "[-o OUT] [-c xz|zlib|none] [-l fast|default|max] [--section-size N] [--block-size N] [--stable-sections] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
+	Usage:   "[-o OUT] [-c xz|zstd|zlib|none] [-l fast|default|max] [--section-size N] [--block-size N] [--stable-sections] [--max-sections N] [--arch A] [--platform P] [--generator XY] [--meta FILE] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-q] DIR",
 	Summary: "pack a directory into a package",
 	Doc: `Pack the regular files under DIR into a package, named by their paths
 relative to DIR, as they are when the command starts. The package is
@@ -174,7 +174,7 @@ is never written: the unpack fails instead.`,
 	Setup: setupUnpack,
 }, {
 	Name:    "add",
-	Usage:   "[-C DIR] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-o OUT] PACKAGE PATH...",
+	Usage:   "[-C DIR] [-c xz|zstd|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [--skip-dangling] [-o OUT] PACKAGE PATH...",
 	Summary: "add files or directories to a package, replacing objects of the same names",
 	Doc: `Add each PATH (a file, or every regular file below a directory) to
 PACKAGE as objects named by their paths relative to DIR, with /. An object of
@@ -205,7 +205,7 @@ even when a PATH holds them (a note names the first two).` + linkDoc + interrupt
 	Setup: setupAdd,
 }, {
 	Name:    "rm",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE NAME...",
+	Usage:   "[-c xz|zstd|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE NAME...",
 	Summary: "remove objects or directories from a package",
 	Doc: `Remove the objects NAME from PACKAGE; a NAME that is a directory removes
 everything below it. A NAME that matches nothing is an error and nothing is
@@ -218,7 +218,7 @@ dead bytes) until --compact or bpx repack re-encodes those sections.` + interrup
 	Setup: setupRm,
 }, {
 	Name:    "mv",
-	Usage:   "[-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE OLD NEW",
+	Usage:   "[-c xz|zstd|zlib|none] [-l fast|default|max] [--max-sections N] [--compact] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE OLD NEW",
 	Summary: "rename an object or a directory of a package",
 	Doc: `Rename the object or directory OLD of PACKAGE to NEW, which must not
 exist. Only the object table and the strings are rewritten.` + interruptDoc,
@@ -229,7 +229,7 @@ exist. Only the object table and the strings are rewritten.` + interruptDoc,
 	Setup: setupMv,
 }, {
 	Name:    "repack",
-	Usage:   "[--all] [-c xz|zlib|none] [-l fast|default|max] [--max-sections N] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE",
+	Usage:   "[--all] [-c xz|zstd|zlib|none] [-l fast|default|max] [--max-sections N] [--key SECRET [--passphrase-file FILE]] [-o OUT] PACKAGE",
 	Summary: "reclaim the dead bytes of a package, or re-encode all of it",
 	Doc: `Re-encode the data sections of PACKAGE that hold dead bytes (left by
 replaced and removed objects), without them, and joins neighbouring data

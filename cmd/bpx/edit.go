@@ -26,7 +26,7 @@ type editFlags struct {
 // define defines the shared flags; --compact only where it is a choice.
 func (f *editFlags) define(fs *flag.FlagSet, compact bool) {
 	fs.StringVar(&f.out, "o", "", "write the edited package to `OUT` instead of replacing PACKAGE (both atomically)")
-	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zlib|none`")
+	fs.StringVar(&f.comp, "c", "xz", "compress new and re-encoded data sections with `xz|zstd|zlib|none`")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	defineMaxSections(fs, &f.maxSections)
 	f.keyFlags.define(fs, "sign the edited package with the secret key `SECRET` (see bpx sign); without it, an edit removes the signature of a signed package")
@@ -105,7 +105,7 @@ func defineMaxSections(fs *flag.FlagSet, n *int) {
 }
 
 // compressions are the values of -c.
-var compressions = map[string]bpx.Compression{"xz": bpx.CompressXZ, "zlib": bpx.CompressZlib, "none": bpx.CompressNone}
+var compressions = map[string]bpx.Compression{"xz": bpx.CompressXZ, "zlib": bpx.CompressZlib, "none": bpx.CompressNone, "zstd": bpx.CompressZstd}
 
 // addFlags are the flags of "bpx add".
 type addFlags struct {

@@ -39,7 +39,7 @@ type packFlags struct {
 func setupPack(fs *flag.FlagSet) func(*env, []string) int {
 	var f packFlags
 	fs.StringVar(&f.out, "o", "", "write the package to `OUT`, replaced atomically (default: the name of the directory DIR + .bpx, in the current directory)")
-	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zlib|none`; zlib is faster, but the reference SDK cannot read it")
+	fs.StringVar(&f.comp, "c", "xz", "compress the data sections with `xz|zstd|zlib|none`; zstd (for shipping a game) and zlib load faster, but the reference SDK cannot read them")
 	fs.Var((*levelValue)(&f.level), "l", levelUsage)
 	fs.Int64Var(&f.secSize, "section-size", 0, "target size of a data section, `N` bytes (default 1 MiB; 4 MiB with -l max)")
 	fs.BoolVar(&f.stable, "stable-sections", false, "end sections and xz blocks where the files say, not where they fill up, so that packs of slightly different trees share all but the changed parts: for packages updated with bpx pull (smaller sections and blocks cost some compression)")
@@ -86,6 +86,8 @@ func (f *packFlags) run(e *env, pos []string) int {
 		opts = append(opts, pack.WithCompression(bpx.CompressZlib))
 	case "none":
 		opts = append(opts, pack.WithCompression(bpx.CompressNone))
+	case "zstd":
+		opts = append(opts, pack.WithCompression(bpx.CompressZstd))
 	default:
 		return e.usageError("unknown compression %q", f.comp)
 	}

@@ -156,6 +156,12 @@
 // (WithCompression). Zlib is the fast option, but the reference SDK cannot
 // read zlib sections (nor write them): use xz or none for packages the
 // reference must read. None suits payloads that are already compressed.
+// Zstd (bpx.CompressZstd) is the profile for shipping a game: sections
+// that decode several times faster than xz, for a package about 2% larger,
+// in a file of container version bpx.VersionZstd, which only this module
+// reads (the reference SDK refuses it rather than misread it); its
+// sections carry the standard CRC-32, which this module computes several
+// times faster than the reference's variant.
 //
 // Whatever the compression, the Writer stores objects that would not
 // compress (PNG, JPEG, OGG, archives: judged from their first 64 KiB, past

@@ -34,7 +34,7 @@ type pathIndex struct {
 // checkEntry), or made for longer paths than the reader's
 // WithMaxPathLength. Only I/O errors are returned.
 func openPathIndex(rd *bpx.Reader, cfg config) (*pathIndex, error) {
-	if cfg.skipNames || rd.Header.Version != 2 {
+	if cfg.skipNames || rd.Header.Version < bpx.Version2 {
 		return nil, nil
 	}
 	var s, ot, st *bpx.Section

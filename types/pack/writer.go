@@ -642,7 +642,7 @@ func (c *writerConfig) planSizes() [2]uint64 {
 
 // dataOptions are how data sections are stored.
 func (w *Writer) dataOptions() bpx.SectionOptions {
-	o := bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.checksum, Level: w.cfg.level, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
+	o := bpx.SectionOptions{Compression: w.cfg.compression, Checksum: w.cfg.dataChecksum(), Level: w.cfg.level, XZDictSize: int(max(4096, min(w.cfg.sectionSize, maxXZDict)))}
 	if c := w.cfg; c.compression == bpx.CompressXZ && c.blockSize > 0 && c.sectionSize > c.blockSize {
 		o.BlockSize = c.blockSize
 	}
@@ -656,7 +656,7 @@ func (w *Writer) dataOptions() bpx.SectionOptions {
 // (see SectionPathIndex).
 func (w *Writer) tableOptions(indexed bool) bpx.SectionOptions {
 	if indexed {
-		return bpx.SectionOptions{Checksum: bpx.ChecksumCRC32}
+		return bpx.SectionOptions{Checksum: w.cfg.crc32()}
 	}
 	tables := bpx.SectionOptions{Checksum: bpx.ChecksumWeak}
 	if !w.cfg.rawTables {

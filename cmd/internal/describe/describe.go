@@ -147,7 +147,7 @@ func FlagNames(f uint8) string {
 	for _, x := range []struct {
 		bit  uint8
 		name string
-	}{{bpx.FlagZlib, "zlib"}, {bpx.FlagXZ, "xz"}, {bpx.FlagCRC32, "crc32"}, {bpx.FlagWeak, "weak"}} {
+	}{{bpx.FlagZlib, "zlib"}, {bpx.FlagXZ, "xz"}, {bpx.FlagZstd, "zstd"}, {bpx.FlagCRC32, "crc32"}, {bpx.FlagWeak, "weak"}} {
 		if f&x.bit != 0 {
 			parts = append(parts, x.name)
 			f &^= x.bit

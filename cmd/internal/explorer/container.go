@@ -196,12 +196,15 @@ func verifySection(ctx context.Context, sec *bpx.Section) error {
 
 // streamCost is what reading the section sec as a stream takes at most
 // (for a nil sec, the most it takes for any section):
-// an xz section its dictionary (at most maxXZDictionary) or,
+// a zstd section its window; an xz section its dictionary (at most maxXZDictionary) or,
 // decoded whole when small, its stored and decoded bytes; any other a
 // decoder's buffers.
 func streamCost(sec *bpx.Section) int64 {
 	if sec == nil {
 		return maxXZDictionary + minPreviewCost
+	}
+	if sec.Flags&bpx.FlagZstd != 0 {
+		return min(int64(sec.USize), 8<<20) + minPreviewCost // its window
 	}
 	if sec.Flags&bpx.FlagXZ == 0 {
 		return minPreviewCost
