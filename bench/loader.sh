@@ -10,7 +10,9 @@
 # The trees: the arguments, else SuperTuxKart's data (Debian's
 # supertuxkart-data, fetched into $GAME_DIR as bench/game-data.sh does).
 # Never in CI. Run it with TMPDIR=/dev/shm (see pack-vs-zip.sh).
-# LOADER_FLAGS are given to bench/loader (e.g. -rounds 9 -images DIR).
+# LOADER_FLAGS are given to bench/loader (e.g. -rounds 9 -images DIR),
+# PACK_FLAGS to bpx pack (e.g. PACK_FLAGS="-c zstd" for the shipping
+# profile).
 # Usage: TMPDIR=/dev/shm bench/loader.sh [tree...]
 set -eu
 
@@ -41,7 +43,8 @@ if [ $# -eq 0 ]; then
 fi
 
 for tree in "$@"; do
-	"$work/bpx" pack -q --skip-dangling -o "$work/game.bpx" "$tree"
+	# shellcheck disable=SC2086
+	"$work/bpx" pack -q --skip-dangling ${PACK_FLAGS:-} -o "$work/game.bpx" "$tree"
 	(cd "$tree" && zip -qr "$work/game.zip" . && zip -qr0 "$work/game0.zip" .)
 	# shellcheck disable=SC2086
 	"$work/loader" ${LOADER_FLAGS:-} -pkg "$work/game.bpx" -zip "$work/game.zip" -stored "$work/game0.zip" "$tree"

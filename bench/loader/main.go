@@ -18,7 +18,11 @@
 //     .ogg, .opus, .mp3 or .wav), seek to its middle (a zip's file is no
 //     io.Seeker: read up to there) and read 128 KiB in 4 KiB reads, as an
 //     audio decoder streams; the bytes read from the archive file are
-//     counted too.
+//     counted too;
+//   - meshes: read every 3D mesh and animation (by extension: .spm, .b3d,
+//     .obj, .glb...; none in a 2D game) from GOMAXPROCS goroutines, as a
+//     level's loader does (issue 43 goal 4 measures it against a stored
+//     zip).
 //
 // Every run opens the archive anew (untimed but for the open workload),
 // so that no run reads what an earlier one cached. Each figure is the
@@ -143,6 +147,11 @@ func main() {
 		{fmt.Sprintf("images of %s: %d decoded", t.imagesDir, len(t.images)), func(fsys fs.FS) (int64, error) { return decodeAll(fsys, t.images) }},
 		{fmt.Sprintf("level %s: %d files", t.levelDir, len(t.level)), func(fsys fs.FS) (int64, error) { return readAll(fsys, t.level, 1) }},
 		{"music " + t.music + ": seek to the middle, 128 KiB", func(fsys fs.FS) (int64, error) { return stream(fsys, t.music) }},
+	}
+	if len(t.meshes) > 0 {
+		workloads = append(workloads, workload{fmt.Sprintf("meshes: %d files, %d goroutines", len(t.meshes), runtime.GOMAXPROCS(0)), func(fsys fs.FS) (int64, error) {
+			return readAll(fsys, t.meshes, runtime.GOMAXPROCS(0))
+		}})
 	}
 
 	// times[w][a] holds the runs of workload w on archive a; read[w][a]
@@ -352,6 +361,7 @@ func stream(fsys fs.FS, name string) (int64, error) {
 // tree is what scan learns of a tree.
 type tree struct {
 	files, text, imageFiles []string
+	meshes                  []string // the 3D meshes and animations (issue 43 goal 4)
 	textBytes               int64
 	imagesDir, levelDir     string
 	music                   string
@@ -383,6 +393,9 @@ func scan(fsys fs.FS) (*tree, error) {
 			t.imageFiles = append(t.imageFiles, name)
 			imagesIn[dir]++
 			imageBytes[dir] += fi.Size()
+			return nil
+		case ".spm", ".b3d", ".x", ".obj", ".dae", ".glb", ".gltf", ".iqm", ".md2", ".md3", ".md5mesh", ".md5anim", ".mesh", ".skeleton", ".fbx":
+			t.meshes = append(t.meshes, name)
 			return nil
 		case ".ogg", ".opus", ".mp3", ".wav":
 			if fi.Size() > musicSize {
