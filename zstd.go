@@ -9,10 +9,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// zstdFootprint is what a zstd decoder is counted as holding: its window
-// (the section's size, at most 8 MiB, for the sections this module
-// writes) and a block of input and output.
-const zstdFootprint = 8<<20 + 256<<10
+// zstdBlocks is what a zstd decoder holds besides its window: a block of
+// input and one of output (128 KiB each at most).
+const zstdBlocks = 256 << 10
 
 // zstdWindowMax is the largest window the Writer gives a zstd section.
 const zstdWindowMax = 8 << 20
@@ -20,8 +19,9 @@ const zstdWindowMax = 8 << 20
 // zstdDecoder reads a zstd stream synchronously (no goroutine), with a
 // window of at most the Reader's xz dictionary limit.
 type zstdDecoder struct {
-	zr   *zstd.Decoder
-	pool *sync.Pool
+	zr     *zstd.Decoder
+	pool   *sync.Pool
+	window int64 // the window its frame declares (within the limit)
 }
 
 // zstdPools keeps idle zstd decoders, one sync.Pool per window limit,
@@ -29,7 +29,25 @@ type zstdDecoder struct {
 // collector empties them.
 var zstdPools sync.Map // uint32 -> *sync.Pool
 
-func getZstd(src io.Reader, windowMax uint32) (decoder, error) {
+func getZstd(src *io.SectionReader, windowMax uint32) (decoder, error) {
+	// The window the frame declares is what the decoder will hold: read
+	// from its header (from the stored bytes' first read, which the
+	// decoder's first read then takes from the same buffer), so that a
+	// package's cache counts what a section decoded in part holds.
+	window := int64(windowMax)
+	var hb [zstd.HeaderMaxSize]byte
+	if n, _ := src.ReadAt(hb[:], 0); n > 0 {
+		var h zstd.Header
+		if h.Decode(hb[:n]) == nil {
+			switch {
+			case h.SingleSegment && h.HasFCS:
+				window = int64(h.FrameContentSize)
+			case !h.SingleSegment:
+				window = int64(h.WindowSize)
+			}
+		}
+	}
+	window = min(window, int64(windowMax))
 	pool := poolOf(&zstdPools, windowMax)
 	d, _ := pool.Get().(*zstdDecoder)
 	if d == nil {
@@ -41,12 +59,13 @@ func getZstd(src io.Reader, windowMax uint32) (decoder, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &zstdDecoder{zr: zr, pool: pool}, nil
+		return &zstdDecoder{zr: zr, pool: pool, window: window}, nil
 	}
 	if err := d.zr.Reset(src); err != nil {
 		d.put()
 		return nil, err
 	}
+	d.window = window
 	return d, nil
 }
 
@@ -54,7 +73,7 @@ func (d *zstdDecoder) Read(p []byte) (int, error) { return d.zr.Read(p) }
 
 func (d *zstdDecoder) finish() error { return nil } // bytes after the frames fail as a bad frame
 
-func (d *zstdDecoder) footprint() int64 { return zstdFootprint }
+func (d *zstdDecoder) footprint() int64 { return d.window + zstdBlocks }
 
 func (d *zstdDecoder) put() {
 	d.zr.Reset(eofReader{}) // drop the reference to the section

@@ -102,3 +102,26 @@ func zstdContainer(t testing.TB, data []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestZstdFootprint: a zstd decoder is counted as holding the window its
+// frame declares, not the limit: a package's cache, which counts the
+// decoders of sections decoded in part, charged 8 MiB for each 1 MiB
+// section and evicted them after every object (25 reads of each text
+// section of SuperTuxKart's package).
+func TestZstdFootprint(t *testing.T) {
+	data := []byte(strings.Repeat("<kart name=\"tux\" mass=\"225\"/>\n", 10000)) // 300 KB
+	b := zstdContainer(t, data)
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sr sectionReader
+	if err := sr.init(r.Sections[0]); err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	got, want := sr.dec.footprint(), int64(zstdWindow(int64(len(data)))+zstdBlocks)
+	if got != want {
+		t.Errorf("footprint %d, want the window %d and the blocks", got, want)
+	}
+}
