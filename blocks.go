@@ -83,7 +83,7 @@ func (s *Section) Blocks() ([]Block, error) { return s.BlocksUpTo(DefaultMaxBloc
 // reader's cache, which then holds the stored section). Memory: about 80
 // bytes per block, and blocks take at least 12 stored bytes each.
 func (s *Section) BlocksUpTo(maxBlocks int) ([]Block, error) {
-	if s.Flags&FlagXZ == 0 || s.rd.v0 {
+	if s.Flags&FlagXZ == 0 || s.Flags&FlagZstd != 0 || s.rd.v0 {
 		return nil, nil
 	}
 	off, n, err := s.storedRange()

@@ -242,11 +242,20 @@ func (rd *Reader) init(r io.ReaderAt, size int64, opts []Option) error {
 			usizeKnown:    true,
 		}
 		rd.Sections[i] = &secs[i]
-		if secs[i].Flags&FlagZstd != 0 && rd.Header.Version != VersionZstd && !rd.cfg.anyVersion {
-			// Other readers of this version would take the zstd stream
-			// for the section's data.
-			return &FormatError{Offset: MainHeaderSize + int64(i)*SectionHeaderSize, Section: i,
-				What: fmt.Sprintf("zstd compression (flag %#x) in a version-%d file: only version %#x may use it", FlagZstd, rd.Header.Version, VersionZstd)}
+		if f := secs[i].Flags; f&FlagZstd != 0 && !rd.cfg.anyVersion {
+			at := MainHeaderSize + int64(i)*SectionHeaderSize
+			switch {
+			case rd.Header.Version != VersionZstd:
+				// Other readers of this version would take the zstd
+				// stream for the section's data.
+				return &FormatError{Offset: at, Section: i,
+					What: fmt.Sprintf("zstd compression (flag %#x) in a version-%d file: only version %#x may use it", FlagZstd, rd.Header.Version, VersionZstd)}
+			case f&(FlagXZ|FlagZlib) != 0:
+				// Decoded as zstd, but as xz by its block map or by
+				// another reader: one section, two contents.
+				return &FormatError{Offset: at, Section: i,
+					What: fmt.Sprintf("flags %#x: zstd and another compression", f)}
+			}
 		}
 	}
 	return nil

@@ -175,7 +175,7 @@ func Rewrite(dst io.Writer, src *Reader, edit func(e *Editor) error, opts ...Wri
 		}
 	}
 	version := src.Header.Version
-	if version != Version1 && version != Version2 {
+	if version != Version1 && version != Version2 && version != VersionZstd {
 		version = CurrentVersion // VersionZstd again if a zstd section is kept
 	}
 	w := NewWriter(dst, append([]WriterOption{WithVersion(version)}, opts...)...)

@@ -18,6 +18,7 @@ type sectionReader struct {
 	s     *Section
 	src   io.Reader // raw section reader or decoder output
 	dec   decoder   // pooled decoder, nil for raw sections
+	zwin  int64     // a zstd section's window (zstdWindowOf)
 	raw   io.SectionReader
 	limit int64 // largest acceptable output length
 	want  int64 // exact expected length, or -1 if unknown
@@ -98,7 +99,8 @@ func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error
 	}
 	switch {
 	case s.Flags&FlagZstd != 0:
-		sr.dec, err = getZstd(&sr.raw, cfg.maxXZDict)
+		sr.zwin = zstdWindowOf(&sr.raw, cfg.maxXZDict)
+		sr.dec, err = getZstd(&sr.raw, sr.zwin)
 	case s.Flags&FlagXZ != 0 && sr.want > 0 && sr.want <= maxFlatXZ && n <= flatXZStoredLimit(sr.want):
 		sr.dec = getFlatXZ(&sr.raw, int(sr.want), cfg.maxXZDict)
 	case s.Flags&FlagXZ != 0:

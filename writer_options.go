@@ -200,12 +200,14 @@ func newWriterConfig(opts []WriterOption) (writerConfig, error) {
 }
 
 // WithVersion sets the main header's Version (default CurrentVersion, 2).
-// The layout written is the same for versions 1 and 2; any other version
-// is an error matching ErrUnsupported.
+// The layout written is the same for versions 1 and 2, and VersionZstd
+// (which a zstd section makes the version anyway: for a file of the zstd
+// profile whose sections all ended up raw, and carry the standard
+// CRC-32); any other version is an error matching ErrUnsupported.
 func WithVersion(v uint32) WriterOption {
 	return func(c *writerConfig) error {
-		if v != Version1 && v != Version2 {
-			return fmt.Errorf("%w: writing version %d (only 1 and 2)", ErrUnsupported, v)
+		if v != Version1 && v != Version2 && v != VersionZstd {
+			return fmt.Errorf("%w: writing version %d (only 1, 2 and VersionZstd)", ErrUnsupported, v)
 		}
 		c.version = v
 		return nil

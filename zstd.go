@@ -21,40 +21,22 @@ const zstdWindowMax = 8 << 20
 type zstdDecoder struct {
 	zr     *zstd.Decoder
 	pool   *sync.Pool
-	window int64 // the window its frame declares (within the limit)
+	window int64 // the largest window it accepts (zstdWindowOf)
 }
 
-// zstdPools keeps idle zstd decoders, one sync.Pool per window limit,
-// which is fixed when a decoder is created; as for xz, the garbage
-// collector empties them.
-var zstdPools sync.Map // uint32 -> *sync.Pool
+// zstdPools keeps idle zstd decoders, one sync.Pool per window (a power
+// of two), which is fixed when a decoder is created; as for xz, the
+// garbage collector empties them.
+var zstdPools sync.Map // int64 -> *sync.Pool
 
-func getZstd(src *io.SectionReader, windowMax uint32) (decoder, error) {
-	// The window the frame declares is what the decoder will hold: read
-	// from its header (from the stored bytes' first read, which the
-	// decoder's first read then takes from the same buffer), so that a
-	// package's cache counts what a section decoded in part holds.
-	window := int64(windowMax)
-	var hb [zstd.HeaderMaxSize]byte
-	if n, _ := src.ReadAt(hb[:], 0); n > 0 {
-		var h zstd.Header
-		if h.Decode(hb[:n]) == nil {
-			switch {
-			case h.SingleSegment && h.HasFCS:
-				window = int64(h.FrameContentSize)
-			case !h.SingleSegment:
-				window = int64(h.WindowSize)
-			}
-		}
-	}
-	window = min(window, int64(windowMax))
-	pool := poolOf(&zstdPools, windowMax)
+func getZstd(src *io.SectionReader, window int64) (decoder, error) {
+	pool := poolOf(&zstdPools, window)
 	d, _ := pool.Get().(*zstdDecoder)
 	if d == nil {
 		zr, err := zstd.NewReader(src,
 			zstd.WithDecoderConcurrency(1), // synchronous: no goroutine to leak
-			zstd.WithDecoderMaxWindow(uint64(max(windowMax, zstd.MinWindowSize))),
-			zstd.WithDecoderMaxMemory(uint64(max(windowMax, zstd.MinWindowSize))),
+			zstd.WithDecoderMaxWindow(uint64(window)),
+			zstd.WithDecoderMaxMemory(uint64(window)),
 			zstd.WithDecoderLowmem(true))
 		if err != nil {
 			return nil, err
@@ -65,8 +47,38 @@ func getZstd(src *io.SectionReader, windowMax uint32) (decoder, error) {
 		d.put()
 		return nil, err
 	}
-	d.window = window
 	return d, nil
+}
+
+// zstdWindowOf returns the window a decoder of the zstd stream src gets:
+// the power of two that holds the window its first frame declares (its
+// content size, for a frame of one segment), within limit; limit itself
+// when that cannot be read (a damaged header, or a skippable frame
+// first). The decoder refuses any later frame of a larger window, so
+// that it never holds more than it is counted as holding (footprint),
+// and decoders pooled by window keep buffers of that size at most. The
+// header is read from the stored bytes' first read, which the decoder's
+// first read then takes from the same buffer.
+func zstdWindowOf(src *io.SectionReader, limit uint32) int64 {
+	lim := int64(max(limit, zstd.MinWindowSize))
+	var hb [zstd.HeaderMaxSize]byte
+	n, _ := src.ReadAt(hb[:], 0)
+	var h zstd.Header
+	if n == 0 || h.Decode(hb[:n]) != nil || h.Skippable {
+		return lim
+	}
+	w := int64(h.WindowSize)
+	if h.SingleSegment {
+		w = int64(h.FrameContentSize)
+	}
+	if w < 0 || w > lim {
+		return lim // refused by the decoder, as too large
+	}
+	p := int64(zstd.MinWindowSize)
+	for p < w {
+		p <<= 1
+	}
+	return min(p, lim)
 }
 
 func (d *zstdDecoder) Read(p []byte) (int, error) { return d.zr.Read(p) }
@@ -150,10 +162,12 @@ func zstdCompress(in io.WriterTo, w io.Writer, usize int64, l Level) error {
 
 // flatZstd reports whether sr's section is a zstd section that AppendData
 // decodes whole, as a small xz section is: at most maxFlatXZ bytes
-// decoded from at most flatXZStoredLimit stored ones, so that reserving
-// its size and reading its stored bytes at once stays bounded.
+// decoded from at most flatXZStoredLimit stored ones, of a window of at
+// most that, so that reserving its size and reading its stored bytes at
+// once stays bounded, and the whole-section decoder (whose window limit
+// is maxFlatXZ) accepts what the streaming one would.
 func (sr *sectionReader) flatZstd() bool {
-	return sr.s.Flags&FlagZstd != 0 && sr.want > 0 && sr.want <= maxFlatXZ && sr.raw.Size() <= flatXZStoredLimit(sr.want)
+	return sr.s.Flags&FlagZstd != 0 && sr.want > 0 && sr.want <= maxFlatXZ && sr.raw.Size() <= flatXZStoredLimit(sr.want) && sr.zwin <= maxFlatXZ
 }
 
 // zstdFlat is a decoder of whole zstd sections and its input buffer.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestZstdSection: a zstd section is written in a VersionZstd file, reads
@@ -123,5 +125,89 @@ func TestZstdFootprint(t *testing.T) {
 	got, want := sr.dec.footprint(), int64(zstdWindow(int64(len(data)))+zstdBlocks)
 	if got != want {
 		t.Errorf("footprint %d, want the window %d and the blocks", got, want)
+	}
+}
+
+// zstdFrame returns one zstd frame of data with the given window.
+func zstdFrame(t testing.TB, data []byte, window int) []byte {
+	var buf bytes.Buffer
+	enc, err := zstd.NewWriter(&buf, zstd.WithWindowSize(window), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Write(data)
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// rawZstdContainer returns a VersionZstd container of one section of the
+// given flags whose stored bytes are stream, decoding to usize bytes of
+// weak checksum sum.
+func rawZstdContainer(t testing.TB, flags uint8, stream []byte, usize int, sum uint32) []byte {
+	t.Helper()
+	h := MainHeader{Type: 'Z', SectionNum: 1, Version: VersionZstd, FileSize: uint64(MainHeaderSize + SectionHeaderSize + len(stream))}
+	sh := SectionHeader{Pointer: MainHeaderSize + SectionHeaderSize, CSize: uint32(len(stream)), USize: uint32(usize), Checksum: sum, Type: 1, Flags: flags | FlagWeak}
+	table := sh.Marshal()
+	hb := h.Marshal()
+	h.Checksum = HeaderChecksum(hb[:], table[:])
+	hb = h.Marshal()
+	return append(append(hb[:], table[:]...), stream...)
+}
+
+// TestZstdStreams: what other encoders may write. A large window on a
+// small section reads through Data as through Open; a skippable frame
+// first makes the decoder count the limit; a later frame of a larger
+// window than the first is refused on both paths; zstd flagged with xz
+// is refused at open (it would decode as zstd, and as xz through a
+// block map).
+func TestZstdStreams(t *testing.T) {
+	data := []byte(strings.Repeat("<kart name=\"tux\" mass=\"225\"/>\n", 14000)) // 420 KB
+	open := func(b []byte) *Reader {
+		t.Helper()
+		r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	readBoth := func(s *Section) ([]byte, error, []byte, error) {
+		d, err := s.Data()
+		var o []byte
+		rc, oerr := s.Open()
+		if oerr == nil {
+			o, oerr = io.ReadAll(rc)
+			rc.Close()
+		}
+		return d, err, o, oerr
+	}
+
+	big := zstdFrame(t, data, 8<<20)
+	d, err, o, oerr := readBoth(open(rawZstdContainer(t, FlagZstd, big, len(data), WeakChecksum(0, data))).Sections[0])
+	if err != nil || oerr != nil || !bytes.Equal(d, data) || !bytes.Equal(o, data) {
+		t.Errorf("an 8 MiB window on a 420 KB section: Data %v, Open %v", err, oerr)
+	}
+
+	skip := append([]byte{0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0}, zstdFrame(t, data, 1<<20)...)
+	r := open(rawZstdContainer(t, FlagZstd, skip, len(data), WeakChecksum(0, data)))
+	var sr sectionReader
+	if err := sr.init(r.Sections[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := sr.dec.footprint(); got < DefaultMaxXZDictionary {
+		t.Errorf("a skippable frame first: counted %d bytes, less than the limit", got)
+	}
+	sr.Close()
+
+	two := append(zstdFrame(t, data[:1000], 1<<10), zstdFrame(t, data[1000:], 8<<20)...)
+	_, err, _, oerr = readBoth(open(rawZstdContainer(t, FlagZstd, two, len(data), WeakChecksum(0, data))).Sections[0])
+	if err == nil || oerr == nil {
+		t.Errorf("a second frame of a larger window: Data %v, Open %v", err, oerr)
+	}
+
+	both := rawZstdContainer(t, FlagZstd|FlagXZ, big, len(data), WeakChecksum(0, data))
+	if _, err := NewReader(bytes.NewReader(both), int64(len(both))); !errors.Is(err, ErrFormat) {
+		t.Errorf("zstd and xz flags: %v", err)
 	}
 }

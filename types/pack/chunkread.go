@@ -153,6 +153,7 @@ func (p *Package) verifySpanningChunks(ctx context.Context) error {
 	type place struct {
 		sec       int
 		off, size uint64
+		sum       uint32 // two digests of the same bytes: both checked
 	}
 	done := map[place]bool{}
 	budget := 16 * uint64(max(p.Reader.Size(), 1<<20))
@@ -166,7 +167,7 @@ func (p *Package) verifySpanningChunks(ctx context.Context) error {
 		if err != nil || r.csums == nil || len(r.segs) < 2 {
 			continue // a range problem is VerifyStructure's
 		}
-		at := place{r.segs[0].sec, r.segs[0].off, o.Size}
+		at := place{r.segs[0].sec, r.segs[0].off, o.Size, r.sum}
 		if done[at] {
 			continue
 		}

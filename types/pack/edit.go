@@ -662,7 +662,12 @@ func (e *Editor) Close() error {
 	if err != nil {
 		return err
 	}
-	bw := bpx.NewWriter(out, e.nw.rewriteOptions()...)
+	opts := e.nw.rewriteOptions()
+	if p.Reader.Header.Version == bpx.VersionZstd {
+		// Its sections, copied, may carry the standard CRC-32.
+		opts = append(opts, bpx.WithVersion(bpx.VersionZstd))
+	}
+	bw := bpx.NewWriter(out, opts...)
 	bw.SetType(bpx.TypePackage)
 	bw.SetTypeExt(e.ext.Marshal())
 	tables := e.nw.tableOptions(indexed)
@@ -724,10 +729,11 @@ func (e *Editor) Close() error {
 // streamSums returns the SectionStreamDigests of the result, or nil: the
 // entries of the objects the Writer wrote for the edit, and the source's
 // entries of the source objects base that the result keeps (an entry
-// names bytes by their digest and size, wherever they end up).
+// names bytes by their digest and size, wherever they end up), when the
+// source's chunks are the Writer's size (another writer's are dropped).
 func (e *Editor) streamSums(base []int, srcSums []uint32) []byte {
 	ss := streamSums{keys: slices.Clone(e.nw.chunks.keys), sums: slices.Clone(e.nw.chunks.sums)}
-	if l := e.src.streamList(); l != nil && srcSums != nil {
+	if l := e.src.streamList(); l != nil && srcSums != nil && l.log == streamChunkLog {
 		for _, i := range base {
 			k := streamKey{srcSums[i], e.src.objects[i].Size}
 			if d := l.lookup(k); d != nil {

@@ -6,20 +6,22 @@ import (
 	"io"
 	"log"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing/fstest"
 
 	"github.com/gobpx/bpx/types/pack"
 )
 
-// countingFile is a package file that counts the bytes read from it.
+// countingFile is a package file that counts the bytes read from it
+// (a Package reads from several goroutines).
 type countingFile struct {
 	r io.ReaderAt
-	n int64
+	n atomic.Int64
 }
 
 func (c *countingFile) ReadAt(b []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(b, off)
-	c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
@@ -52,13 +54,13 @@ func Example_stream() {
 	}
 	defer f.Close()
 	f.(io.Seeker).Seek(4<<20, io.SeekStart)
-	before := file.n
+	before := file.n.Load()
 	chunk := make([]byte, 4096)
 	for range 32 { // 128 KiB, as an audio decoder reads
 		if _, err := io.ReadFull(f, chunk); err != nil {
 			log.Fatal(err)
 		}
 	}
-	fmt.Printf("read 128 KiB of an 8 MiB file: %d KiB read from the package\n", (file.n-before)>>10)
+	fmt.Printf("read 128 KiB of an 8 MiB file: %d KiB read from the package\n", (file.n.Load()-before)>>10)
 	// Output: read 128 KiB of an 8 MiB file: 128 KiB read from the package
 }

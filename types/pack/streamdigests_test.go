@@ -460,3 +460,48 @@ func TestStreamDigestsSpanning(t *testing.T) {
 		t.Errorf("VerifyAll of a list that lies about a chunk of a file across sections: %v", err)
 	}
 }
+
+// TestStreamDigestsEditOtherChunks: an edit of a package whose list has
+// chunks of another size than the Writer's drops those entries rather
+// than write them under the Writer's size.
+func TestStreamDigestsEditOtherChunks(t *testing.T) {
+	tree := streamTree()
+	good := pkgBytes(t, tree, WithChunkDigests(false)) // a list of another size moves the sections they cover
+	// The list again, in 4 KiB chunks.
+	var s streamSums
+	for _, name := range []string{"music/theme.ogg", "music/short.ogg"} {
+		d := tree[name].Data
+		var sums []uint32
+		for i := 0; i < len(d); i += 4096 {
+			sums = append(sums, crc32.Checksum(d[i:min(len(d), i+4096)], castagnoli))
+		}
+		s.add(streamKey{objectDigest(d), uint64(len(d))}, sums)
+	}
+	list := s.marshal()
+	list[1] = 12
+	b := replaceSection(t, good, SectionStreamDigests, bpx.ChecksumWeak, func([]byte) []byte { return list })
+	p := openBytes(t, b)
+	if p.streamList() == nil {
+		t.Fatal("a list of 4 KiB chunks is not used")
+	}
+	if err := p.VerifyAll(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	e := NewEditor(&out, p)
+	if err := e.Remove("sfx/click.ogg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q := openBytes(t, out.Bytes())
+	if s := q.Reader.FindSection(SectionStreamDigests); s != nil {
+		if _, err := parseStreamDigests(sectionBytes(q.Reader, SectionStreamDigests)); err != nil {
+			t.Errorf("the edited list does not parse: %v", err)
+		}
+	}
+	if err := q.VerifyAll(); err != nil {
+		t.Errorf("edited: %v", err)
+	}
+}

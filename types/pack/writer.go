@@ -673,6 +673,12 @@ func (w *Writer) rewriteOptions() []bpx.WriterOption {
 	if w.cfg.ctx != nil {
 		opts = append(opts, bpx.WithContext(w.cfg.ctx))
 	}
+	if w.cfg.compression == bpx.CompressZstd {
+		// The profile's file, whatever its sections end up as: its
+		// CRC32 sections carry the standard CRC-32 (see crc32), which
+		// readers of version 2 would refuse.
+		opts = append(opts, bpx.WithVersion(bpx.VersionZstd))
+	}
 	return opts
 }
 

@@ -120,3 +120,19 @@ func TestZstdWholeSections(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdProfileIncompressible: a package of the zstd profile whose
+// sections all end up raw is still of version bpx.VersionZstd, whose
+// readers expect the standard CRC-32 its sections carry (version 2's
+// would refuse them).
+func TestZstdProfileIncompressible(t *testing.T) {
+	tree := streamTree()
+	delete(tree, "data/units.cfg")
+	p := openBytes(t, pkgBytes(t, tree, WithCompression(bpx.CompressZstd)))
+	if v := p.Reader.Header.Version; v != bpx.VersionZstd {
+		t.Errorf("version %#x", v)
+	}
+	if err := p.VerifyAll(); err != nil {
+		t.Error(err)
+	}
+}
