@@ -85,7 +85,11 @@ func printInfo(w io.Writer, name string, r *bpx.Reader) {
 	}
 	fmt.Fprintf(w, "file:      %s (%d bytes)\n", termsafe.Name(name), r.Size())
 	fmt.Fprintf(w, "type:      %s (%s)\n", quoteType(h.Type), tname)
-	fmt.Fprintf(w, "version:   %d\n", h.Version)
+	if h.Version == bpx.VersionZstd {
+		fmt.Fprintf(w, "version:   %d (%#x: version 2 with zstd sections, which only this module reads)\n", h.Version, h.Version)
+	} else {
+		fmt.Fprintf(w, "version:   %d\n", h.Version)
+	}
 	fmt.Fprintf(w, "checksum:  %#x\n", h.Checksum)
 	fmt.Fprintf(w, "file size: %d\n", h.FileSize)
 	fmt.Fprintf(w, "type ext:  %s\n", hex.EncodeToString(h.TypeExt[:]))
