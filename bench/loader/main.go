@@ -18,7 +18,8 @@
 //     .ogg, .opus, .mp3 or .wav), seek to its middle (a zip's file is no
 //     io.Seeker: read up to there) and read 128 KiB in 4 KiB reads, as an
 //     audio decoder streams; the bytes read from the archive file are
-//     counted too;
+//     counted too; and once more over HTTP, from a server on 127.0.0.1
+//     through package remote, printing what the server sent;
 //   - meshes: read every 3D mesh and animation (by extension: .spm, .b3d,
 //     .obj, .glb...; none in a 2D game) from GOMAXPROCS goroutines, as a
 //     level's loader does (issue 43 goal 4 measures it against a stored
@@ -204,6 +205,7 @@ func main() {
 		row += fmt.Sprintf(" %s, %s |", mib(read[w][0]), mib(read[w][1]))
 		fmt.Println(row)
 	}
+	printStreamOverHTTP(*pkgPath, t.music)
 }
 
 // runOnce opens a, runs wl on it (timing the open too when withOpen) and
