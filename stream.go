@@ -89,7 +89,7 @@ func (sr *sectionReader) initFrom(s *Section, src io.ReaderAt, base int64) error
 		case s.Flags&FlagWeak != 0:
 			sr.check = FlagWeak
 		case s.Flags&FlagCRC32 != 0 && s.rd.Header.Version == VersionZstd:
-			// Version 3 is this module's: its writer stores the
+			// VersionZstd is this module's: its writer stores the
 			// standard CRC-32, checked first (the reference's
 			// variant is accepted too).
 			sr.check = checkIEEEFirst

@@ -109,7 +109,8 @@
 //     are checked again;
 //   - the section's checksum, for everything else (packages without
 //     digests, objects that span sections, large objects in sections too
-//     large for the cache): the section is decoded whole and checked
+//     large for the cache, and the zstd sections of a local file, which
+//     are decoded whole): the section is decoded whole and checked
 //     before any of its bytes is handed out, in the cache when it fits a
 //     quarter of it, else by bpx.Section.OpenVerified, which decodes it
 //     whole once and then streams it from stored bytes checked against
